@@ -1,0 +1,216 @@
+/* clmux CPU target — the objects behind the Mux handles and the functions
+ * one part of the target calls in another. Each handle type of mux.h is the
+ * first member ("base") of the struct here, so a handle converts with a cast.
+ *
+ * Files (one job each):
+ *   device.c, device_info.c  devices; hwloc topology -> mux_device_info_s
+ *   thread_pool.c            pinned workers, chunked parallel-for
+ *   memory.c, buffer.c       memory, map/flush, buffers
+ *   image.c, image_format.c  images, formats, pixel copies with pitches
+ *   command_buffer.c         recording and in-order execution of commands
+ *   ndrange.c                argument packing and NDRange execution
+ *   executable.c, kernel.c   executables (ORC LLJIT), kernels
+ *   builtin_kernels.c        the built-in kernels, written in C
+ *   query_pool.c             duration queries
+ *   queue.c, semaphore.c, fence.c  dispatch, wait counters, host waits */
+#ifndef CLMUX_CPU_H
+#define CLMUX_CPU_H
+
+#include <mux/mux.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "work_group_abi.h"
+
+/* The target id in the low 16 bits of every mux_id_t this target issues. */
+#define CPU_TARGET_ID 1u
+#define CPU_ID(kind) ((mux_id_t)(kind) | CPU_TARGET_ID)
+
+/* Largest local size per dimension and per work-group (OpenCL reports it). */
+#define CPU_MAX_WORK_GROUP_SIZE 1024u
+
+struct cpu_pool;
+struct cpu_queue;
+
+/* ---- Allocation through the user's allocator ---------------------------- */
+
+void *cpu_alloc(mux_allocator_info_t allocator, size_t size, size_t alignment);
+void *cpu_calloc(mux_allocator_info_t allocator, size_t size, size_t alignment);
+void cpu_free(mux_allocator_info_t allocator, void *pointer);
+
+/* Monotonic clock in nanoseconds (CLOCK_MONOTONIC), for query pools. */
+uint64_t cpu_now_ns(void);
+
+/* ---- Devices ------------------------------------------------------------ */
+
+/* Filled once per process from hwloc (device_info.c). */
+struct mux_device_info_s *cpu_device_info(void);
+/* Worker count the pool is created with: physical cores in the process's
+ * cpuset, or CLMUX_NUM_THREADS when set (1..1024). */
+unsigned cpu_worker_count(void);
+
+typedef struct cpu_device {
+  struct mux_device_s base;
+  mux_allocator_info_t allocator;
+  struct cpu_pool *pool;
+  struct cpu_queue *queue; /* the one compute queue (queue.c) */
+} cpu_device;
+
+/* ---- Thread pool (thread_pool.c) ---------------------------------------- */
+
+/* fn runs items [begin, end) of a parallel loop on worker `worker`
+ * (0 .. cpu_pool_slots()-1); each worker slot owns `local_memory` of
+ * cpu_pool_local_memory_size() bytes, allocated once. */
+typedef void (*cpu_range_fn)(void *context, uint64_t begin, uint64_t end,
+                             unsigned worker, uint8_t *local_memory);
+
+struct cpu_pool *cpu_pool_create(mux_allocator_info_t allocator);
+void cpu_pool_destroy(struct cpu_pool *pool, mux_allocator_info_t allocator);
+/* Threads able to run loop items, the calling thread included. */
+unsigned cpu_pool_slots(const struct cpu_pool *pool);
+size_t cpu_pool_local_memory_size(const struct cpu_pool *pool);
+/* Runs fn over [0, total) in chunks of `chunk` items taken from an atomic
+ * counter; the caller takes chunks too and returns when all have run.
+ * Callers from several threads are served one loop at a time. */
+void cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
+                           uint64_t chunk, cpu_range_fn fn, void *context);
+
+/* ---- Memory and buffers (memory.c, buffer.c) ---------------------------- */
+
+typedef struct cpu_memory {
+  struct mux_memory_s base; /* base.handle = host address of byte 0 */
+  void *allocation;         /* what to free; NULL for host memory */
+  atomic_bool mapped;
+} cpu_memory;
+
+typedef struct cpu_buffer {
+  struct mux_buffer_s base;
+  cpu_memory *memory; /* NULL until bound */
+  uint8_t *data;      /* host address of the buffer's byte 0 once bound */
+  uint64_t size;
+} cpu_buffer;
+
+/* ---- Images (image.c, image_format.c) ----------------------------------- */
+
+/* Layout: pixel (x, y, z) of layer l lives at
+ *   data + x * pixel_size + y * row_size + z * slice_size
+ * A 1D array addresses its layers with y, a 2D array with z; slice_size is
+ * then the stride between layers. */
+typedef struct cpu_image {
+  struct mux_image_s base;
+  cpu_memory *memory;
+  uint8_t *data;
+} cpu_image;
+
+/* Bytes per pixel of a format, or 0 if the target does not know it. */
+uint32_t cpu_image_format_pixel_size(mux_image_format_e format);
+
+/* Offsets and extents in pixels; row/slice in bytes on the host side.
+ * Fill takes one pixel already encoded in the image's format. */
+void cpu_image_read(const cpu_image *image, mux_offset_3d_t offset,
+                    mux_extent_3d_t extent, uint64_t row_size,
+                    uint64_t slice_size, void *pointer);
+void cpu_image_write(cpu_image *image, mux_offset_3d_t offset,
+                     mux_extent_3d_t extent, uint64_t row_size,
+                     uint64_t slice_size, const void *pointer);
+void cpu_image_fill(cpu_image *image, const void *pixel, uint32_t pixel_size,
+                    mux_offset_3d_t offset, mux_extent_3d_t extent);
+void cpu_image_copy(const cpu_image *src, cpu_image *dst,
+                    mux_offset_3d_t src_offset, mux_offset_3d_t dst_offset,
+                    mux_extent_3d_t extent);
+/* Buffer side is tightly packed (row = width * pixel_size). */
+void cpu_image_copy_to_buffer(const cpu_image *src, uint8_t *dst,
+                              mux_offset_3d_t src_offset,
+                              mux_extent_3d_t extent);
+void cpu_image_copy_from_buffer(cpu_image *dst, const uint8_t *src,
+                                mux_offset_3d_t dst_offset,
+                                mux_extent_3d_t extent);
+
+/* ---- Executables and kernels (executable.c, kernel.c) ------------------- */
+
+typedef struct cpu_executable cpu_executable;
+
+typedef struct cpu_kernel {
+  struct mux_kernel_s base;
+  cpu_work_group_fn function;
+  cpu_executable *executable; /* NULL for a built-in kernel */
+  /* Bytes of scratch per work-item for values live across barriers. */
+  size_t scratch_per_work_item;
+  char name[64];
+} cpu_kernel;
+
+/* Built-in kernels (builtin_kernels.c). */
+extern const char cpu_builtin_kernel_declarations[];
+/* Finds a built-in kernel by name; NULL if there is none. */
+cpu_work_group_fn cpu_builtin_kernel_lookup(const char *name,
+                                            uint64_t name_length);
+
+/* ---- NDRange (ndrange.c) ------------------------------------------------ */
+
+/* Everything an NDRange needs at run time, prepared when recorded so the
+ * launch itself allocates nothing. */
+typedef struct cpu_ndrange {
+  cpu_kernel *kernel;
+  uint32_t work_dim;
+  uint64_t global_size[3];
+  uint64_t global_offset[3];
+  uint32_t local_size[3];
+  uint64_t num_groups[3];
+  uint8_t *args; /* packed argument block, CPU_ARG_BLOCK_ALIGN aligned */
+  size_t args_size;
+  size_t local_memory_size; /* static __local + local-buffer descriptors */
+  mux_descriptor_info_t *descriptors; /* copy, for muxUpdateDescriptors */
+  uint64_t descriptors_length;
+} cpu_ndrange;
+
+mux_result_t cpu_ndrange_prepare(cpu_ndrange *ndrange, cpu_kernel *kernel,
+                                 const mux_ndrange_options_t *options,
+                                 mux_allocator_info_t allocator);
+mux_result_t cpu_ndrange_update(cpu_ndrange *ndrange, uint64_t num_args,
+                                const uint64_t *arg_indices,
+                                const mux_descriptor_info_t *descriptors,
+                                mux_allocator_info_t allocator);
+mux_result_t cpu_ndrange_copy(cpu_ndrange *dst, const cpu_ndrange *src,
+                              mux_allocator_info_t allocator);
+void cpu_ndrange_release(cpu_ndrange *ndrange, mux_allocator_info_t allocator);
+/* Runs every work-group once, on the pool; returns when all are done. */
+mux_result_t cpu_ndrange_run(cpu_device *device, const cpu_ndrange *ndrange);
+
+/* ---- Query pools (query_pool.c) ----------------------------------------- */
+
+typedef struct cpu_query_pool {
+  struct mux_query_pool_s base;
+  struct mux_query_duration_result_s *durations;
+} cpu_query_pool;
+
+/* ---- Command buffers (command_buffer.c) --------------------------------- */
+
+typedef struct cpu_command cpu_command;
+
+typedef struct cpu_command_buffer {
+  struct mux_command_buffer_s base;
+  mux_allocator_info_t allocator;
+  struct mux_callback_info_s callback; /* callback NULL if none given */
+  cpu_command *commands;
+  uint32_t count;
+  uint32_t capacity;
+  bool finalized;
+} cpu_command_buffer;
+
+/* Executes every command in order on the calling thread (NDRanges spread
+ * over the pool). Returns the first error; commands after it do not run. */
+mux_result_t cpu_command_buffer_run(cpu_command_buffer *command_buffer,
+                                    mux_queue_t queue);
+
+/* ---- Semaphores, fences, queue (semaphore.c, fence.c, queue.c) ---------- */
+
+typedef struct cpu_semaphore cpu_semaphore;
+typedef struct cpu_fence cpu_fence;
+
+mux_result_t cpu_queue_create(cpu_device *device);
+void cpu_queue_destroy(cpu_device *device);
+
+#endif /* CLMUX_CPU_H */

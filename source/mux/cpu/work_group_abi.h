@@ -1,0 +1,70 @@
+/* clmux CPU target — the work-group function ABI.
+ *
+ * This is the contract between the CPU target and whatever produces kernel
+ * code: the built-in kernels in C today, the OpenCL C compiler later. One
+ * call of a work-group function runs one whole work-group: every work-item
+ * of it, in whatever order and vector width the code chooses, honouring
+ * barriers internally.
+ *
+ * Arguments: the target packs the NDRange's descriptors, in order, into one
+ * argument block. Each argument starts at the next offset aligned to
+ * cpu_arg_alignment(its size):
+ *   buffer              void *  (memory + bind offset + descriptor offset)
+ *   null buffer         void *  (NULL)
+ *   shared local buffer void *  (into the worker's local memory)
+ *   image               const cpu_image * (source/mux/cpu/cpu.h)
+ *   sampler             uint32_t (cpu_sampler_bits below)
+ *   plain old data,
+ *   embedded data       the bytes themselves
+ *   custom buffer       void *  (the descriptor's data pointer)
+ * Local memory: the kernel's static __local data occupies the first
+ * mux_kernel_s::local_memory_size bytes of wg->local_memory (rounded up to
+ * CPU_LOCAL_ALIGN); each shared-local-buffer argument follows, each rounded
+ * up to CPU_LOCAL_ALIGN. */
+#ifndef CLMUX_CPU_WORK_GROUP_ABI_H
+#define CLMUX_CPU_WORK_GROUP_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CPU_ARG_BLOCK_ALIGN 128u
+#define CPU_LOCAL_ALIGN 128u
+
+/* Natural alignment of an argument of `size` bytes: the next power of two,
+ * at most 128 (a double16). Structs get at least their natural alignment. */
+static inline size_t cpu_arg_alignment(size_t size) {
+  size_t align = 1;
+  while (align < size && align < CPU_ARG_BLOCK_ALIGN) align <<= 1;
+  return align;
+}
+
+/* The state of one work-group call; the function must not keep the pointer
+ * past its return. Sizes are in work-items, ids are group ids. */
+typedef struct cpu_work_group {
+  uint64_t group_id[3];
+  uint64_t num_groups[3];
+  uint64_t global_offset[3];
+  uint64_t global_size[3];
+  uint32_t local_size[3];
+  uint32_t work_dim;
+  uint8_t *local_memory; /* this worker's local memory, CPU_LOCAL_ALIGN'd */
+  uint8_t *scratch;      /* per-work-item storage across barriers */
+} cpu_work_group;
+
+typedef void (*cpu_work_group_fn)(const uint8_t *args,
+                                  const cpu_work_group *wg);
+
+/* Sampler bits as OpenCL C's CLK_* constants encode them, so a sampler
+ * argument reaches the kernel in the form the language uses. */
+enum cpu_sampler_bits {
+  cpu_sampler_normalized_coords = 0x1,
+  cpu_sampler_address_none = 0x0,
+  cpu_sampler_address_clamp_to_edge = 0x2,
+  cpu_sampler_address_clamp = 0x4,
+  cpu_sampler_address_repeat = 0x6,
+  cpu_sampler_address_mirrored_repeat = 0x8,
+  cpu_sampler_filter_nearest = 0x10,
+  cpu_sampler_filter_linear = 0x20
+};
+
+#endif /* CLMUX_CPU_WORK_GROUP_ABI_H */
