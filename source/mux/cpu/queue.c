@@ -49,3 +49,9 @@ mux_result_t cpuWaitAll(mux_queue_t queue) {
   (void)queue;
   return mux_error_feature_unsupported;
 }
+mux_result_t cpu_queue_create(cpu_device *device) {
+  (void)device;
+  return mux_error_feature_unsupported;
+}
+
+void cpu_queue_destroy(cpu_device *device) { (void)device; }
