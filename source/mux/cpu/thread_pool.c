@@ -1,31 +1,348 @@
-/* clmux CPU target: the pool of pinned worker threads. */
+/* clmux CPU target: the pool of pinned worker threads and its chunked
+ * parallel-for.
+ *
+ * One loop runs at a time. The caller publishes it (function, context,
+ * sizes), opens it in `state`, bumps the futex word `generation` and works
+ * on it too; workers take chunk indices from one atomic counter. A worker
+ * must "join" the open loop (a CAS on `state` that checks the loop's
+ * generation) before it reads the loop, and leaves it when the counter runs
+ * out. The caller closes the loop once nobody is inside, so a worker that
+ * wakes late finds it closed and never sees a half-published next loop, and
+ * a small loop does not wait for sleeping workers to wake up.
+ *
+ * Waiting (workers for a loop, the caller for the last worker) spins for a
+ * few microseconds, then sleeps on a futex; a counter of sleepers lets the
+ * other side skip the wake-up system call when nobody sleeps. */
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "cpu.h"
 
+/* How long a waiter spins before it sleeps: long enough to catch loops
+ * launched back to back, short enough not to steal a shared core. */
+#define CPU_SPIN_NS 10000u
+
+/* state: generation of the open loop in the high half; OPEN while workers
+ * may join; the number of workers inside in the low bits. 0 = closed. */
+#define CPU_LOOP_OPEN ((uint64_t)1 << 31)
+#define CPU_LOOP_INSIDE ((uint64_t)CPU_LOOP_OPEN - 1)
+
+typedef struct cpu_worker {
+  struct cpu_pool *pool;
+  pthread_t thread;
+  unsigned index; /* also its slot */
+} cpu_worker;
+
+struct cpu_pool {
+  /* Fixed at creation. */
+  unsigned workers; /* slots = workers + 1; the caller uses the last */
+  size_t local_memory_size;
+  size_t slot_stride;
+  uint8_t *local_memory; /* one mapping, a page-aligned stride per slot */
+  size_t local_memory_mapped;
+  pthread_mutex_t call_lock; /* one loop at a time */
+
+  /* The published loop, written only while it is closed. */
+  cpu_range_fn fn;
+  void *context;
+  uint64_t total;
+  uint64_t chunk;
+  uint64_t chunks;
+
+  /* Each group on its own cache line: they are written by different
+   * threads at different times. */
+  _Alignas(64) atomic_uint generation; /* futex: +1 per loop and at stop */
+  atomic_uint sleeping_workers;
+  atomic_bool stop;
+  _Alignas(64) _Atomic uint64_t state;
+  _Alignas(64) _Atomic uint64_t next_chunk;
+  _Alignas(64) atomic_uint left; /* futex: +1 when the last worker leaves */
+  atomic_uint caller_sleeping;
+
+  cpu_worker worker[];
+};
+
+static void cpu_futex_wait(atomic_uint *word, unsigned expected) {
+  /* EINTR and EAGAIN are fine: every caller re-checks its condition. */
+  syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL,
+          0);
+}
+
+static void cpu_futex_wake(atomic_uint *word, int count) {
+  syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, count, NULL, NULL,
+          0);
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+/* Spins until `done(pool)` or CPU_SPIN_NS have passed; true if done. The
+ * clock is read only every 64 pauses: it costs more than a pause. The yield
+ * matters when the thread we wait for shares our core (the caller makes one
+ * thread more than there are cores): without it, it waits out our spin. */
+static bool cpu_spin_until(struct cpu_pool *pool,
+                           bool (*done)(struct cpu_pool *, unsigned),
+                           unsigned argument) {
+  uint64_t deadline = 0;
+  for (unsigned spin = 1;; spin++) {
+    if (done(pool, argument)) return true;
+    if ((spin & 63) == 0) {
+      uint64_t now = cpu_now_ns();
+      if (!deadline) {
+        deadline = now + CPU_SPIN_NS;
+      } else if (now >= deadline) {
+        return false;
+      }
+      sched_yield();
+    }
+    cpu_relax();
+  }
+}
+
+static bool cpu_generation_changed(struct cpu_pool *pool, unsigned seen) {
+  return atomic_load_explicit(&pool->generation, memory_order_acquire) != seen;
+}
+
+/* Worker side: returns the first generation other than `seen`. */
+static unsigned cpu_wait_for_loop(struct cpu_pool *pool, unsigned seen) {
+  if (!cpu_spin_until(pool, cpu_generation_changed, seen)) {
+    /* Announce the sleep before the last look at the word, so that a
+     * caller who bumps it after that look also sees the sleeper (both
+     * sides use sequentially consistent operations). */
+    while (!cpu_generation_changed(pool, seen)) {
+      atomic_fetch_add(&pool->sleeping_workers, 1);
+      if (atomic_load(&pool->generation) == seen) {
+        cpu_futex_wait(&pool->generation, seen);
+      }
+      atomic_fetch_sub(&pool->sleeping_workers, 1);
+    }
+  }
+  return atomic_load_explicit(&pool->generation, memory_order_acquire);
+}
+
+/* Enters loop `generation` if it is still open; false if it is gone. */
+static bool cpu_join_loop(struct cpu_pool *pool, unsigned generation) {
+  uint64_t state = atomic_load_explicit(&pool->state, memory_order_acquire);
+  for (;;) {
+    if ((uint32_t)(state >> 32) != generation || !(state & CPU_LOOP_OPEN)) {
+      return false;
+    }
+    if (atomic_compare_exchange_weak_explicit(&pool->state, &state, state + 1,
+                                              memory_order_acquire,
+                                              memory_order_acquire)) {
+      return true;
+    }
+  }
+}
+
+/* Release: the caller that sees the count reach zero also sees every write
+ * the loop's function made on this thread. */
+static void cpu_leave_loop(struct cpu_pool *pool) {
+  uint64_t before = atomic_fetch_sub(&pool->state, 1);
+  if ((before & CPU_LOOP_INSIDE) == 1) {
+    atomic_fetch_add(&pool->left, 1);
+    if (atomic_load(&pool->caller_sleeping)) cpu_futex_wake(&pool->left, 1);
+  }
+}
+
+static void cpu_run_chunks(struct cpu_pool *pool, unsigned slot) {
+  uint8_t *local_memory = pool->local_memory + slot * pool->slot_stride;
+  const uint64_t total = pool->total;
+  const uint64_t chunk = pool->chunk;
+  const uint64_t chunks = pool->chunks;
+  for (;;) {
+    /* Relaxed: the counter only hands out indices; the loop's data is
+     * ordered by joining and leaving. */
+    uint64_t index =
+        atomic_fetch_add_explicit(&pool->next_chunk, 1, memory_order_relaxed);
+    if (index >= chunks) return;
+    uint64_t begin = index * chunk;
+    uint64_t end = total - begin > chunk ? begin + chunk : total;
+    pool->fn(pool->context, begin, end, slot, local_memory);
+  }
+}
+
+static void *cpu_worker_main(void *argument) {
+  cpu_worker *self = argument;
+  struct cpu_pool *pool = self->pool;
+  pthread_setname_np(pthread_self(), "clmux-worker");
+  cpu_bind_worker_thread(self->index, pool->workers);
+  unsigned seen = 0; /* the pool starts at generation 0 */
+  for (;;) {
+    seen = cpu_wait_for_loop(pool, seen);
+    if (atomic_load_explicit(&pool->stop, memory_order_acquire)) return NULL;
+    if (cpu_join_loop(pool, seen)) {
+      cpu_run_chunks(pool, self->index);
+      cpu_leave_loop(pool);
+    }
+  }
+}
+
+static bool cpu_nobody_inside(struct cpu_pool *pool, unsigned unused) {
+  (void)unused;
+  return (atomic_load_explicit(&pool->state, memory_order_acquire) &
+          CPU_LOOP_INSIDE) == 0;
+}
+
+/* Caller side: waits until no worker is inside the open loop. */
+static void cpu_wait_for_workers(struct cpu_pool *pool) {
+  if (cpu_spin_until(pool, cpu_nobody_inside, 0)) return;
+  atomic_store(&pool->caller_sleeping, 1);
+  for (;;) {
+    unsigned left = atomic_load(&pool->left);
+    if ((atomic_load(&pool->state) & CPU_LOOP_INSIDE) == 0) break;
+    cpu_futex_wait(&pool->left, left);
+  }
+  atomic_store_explicit(&pool->caller_sleeping, 0, memory_order_relaxed);
+}
+
+/* Stops and joins the first `started` workers. */
+static void cpu_stop_workers(struct cpu_pool *pool, unsigned started) {
+  atomic_store_explicit(&pool->stop, true, memory_order_release);
+  atomic_fetch_add(&pool->generation, 1);
+  cpu_futex_wake(&pool->generation, INT_MAX);
+  for (unsigned i = 0; i < started; i++) {
+    pthread_join(pool->worker[i].thread, NULL);
+  }
+}
+
+static size_t cpu_round_up(size_t value, size_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
 struct cpu_pool *cpu_pool_create(mux_allocator_info_t allocator) {
-  (void)allocator;
-  return NULL;
+  const struct mux_device_info_s *info = cpu_device_info();
+  unsigned workers = cpu_worker_count();
+  size_t size = sizeof(struct cpu_pool) + workers * sizeof(cpu_worker);
+  struct cpu_pool *pool =
+      cpu_calloc(allocator, size, _Alignof(struct cpu_pool));
+  if (!pool) return NULL;
+  pool->workers = workers;
+  atomic_init(&pool->generation, 0);
+  atomic_init(&pool->sleeping_workers, 0);
+  atomic_init(&pool->stop, false);
+  atomic_init(&pool->state, 0);
+  atomic_init(&pool->next_chunk, 0);
+  atomic_init(&pool->left, 0);
+  atomic_init(&pool->caller_sleeping, 0);
+
+  /* Local memory is device data, so it is mapped rather than taken from the
+   * user's allocator; whole pages per slot keep slots off each other's
+   * cache lines and let each worker's first touch place its pages near it. */
+  long page = sysconf(_SC_PAGESIZE);
+  pool->local_memory_size =
+      cpu_round_up((size_t)info->shared_local_memory_size, CPU_LOCAL_ALIGN);
+  pool->slot_stride =
+      cpu_round_up(pool->local_memory_size, page > 0 ? (size_t)page : 4096);
+  pool->local_memory_mapped = pool->slot_stride * (workers + 1);
+  void *mapping = mmap(NULL, pool->local_memory_mapped, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapping == MAP_FAILED) {
+    cpu_free(allocator, pool);
+    return NULL;
+  }
+  pool->local_memory = mapping;
+
+  if (pthread_mutex_init(&pool->call_lock, NULL) != 0) {
+    munmap(mapping, pool->local_memory_mapped);
+    cpu_free(allocator, pool);
+    return NULL;
+  }
+
+  /* Workers take asynchronous signals from nobody: those belong to the
+   * application's own threads. Faults still reach a worker's handlers. */
+  sigset_t blocked, previous;
+  sigfillset(&blocked);
+  const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT};
+  for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
+    sigdelset(&blocked, faults[i]);
+  }
+  pthread_sigmask(SIG_SETMASK, &blocked, &previous);
+  unsigned started = 0;
+  for (; started < workers; started++) {
+    cpu_worker *worker = &pool->worker[started];
+    worker->pool = pool;
+    worker->index = started;
+    if (pthread_create(&worker->thread, NULL, cpu_worker_main, worker) != 0) {
+      break;
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &previous, NULL);
+
+  if (started < workers) {
+    cpu_stop_workers(pool, started);
+    pthread_mutex_destroy(&pool->call_lock);
+    munmap(mapping, pool->local_memory_mapped);
+    cpu_free(allocator, pool);
+    return NULL;
+  }
+  return pool;
 }
 
 void cpu_pool_destroy(struct cpu_pool *pool, mux_allocator_info_t allocator) {
-  (void)pool;
-  (void)allocator;
+  if (!pool) return;
+  cpu_stop_workers(pool, pool->workers);
+  pthread_mutex_destroy(&pool->call_lock);
+  munmap(pool->local_memory, pool->local_memory_mapped);
+  cpu_free(allocator, pool);
 }
 
 unsigned cpu_pool_slots(const struct cpu_pool *pool) {
-  (void)pool;
-  return 1;
+  return pool ? pool->workers + 1 : 1;
 }
 
 size_t cpu_pool_local_memory_size(const struct cpu_pool *pool) {
-  (void)pool;
-  return 0;
+  return pool ? pool->local_memory_size : 0;
 }
 
 void cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
                            uint64_t chunk, cpu_range_fn fn, void *context) {
-  (void)pool;
-  (void)total;
-  (void)chunk;
-  (void)fn;
-  (void)context;
+  if (total == 0) return;
+  if (chunk == 0) chunk = 1;
+  const unsigned caller_slot = pool->workers;
+  pthread_mutex_lock(&pool->call_lock);
+
+  /* One chunk: waking workers would only add latency. */
+  if (total <= chunk || pool->workers == 0) {
+    fn(context, 0, total, caller_slot,
+       pool->local_memory + caller_slot * pool->slot_stride);
+    pthread_mutex_unlock(&pool->call_lock);
+    return;
+  }
+
+  pool->fn = fn;
+  pool->context = context;
+  pool->total = total;
+  pool->chunk = chunk;
+  pool->chunks = (total - 1) / chunk + 1;
+  atomic_store_explicit(&pool->next_chunk, 0, memory_order_relaxed);
+  unsigned generation =
+      atomic_load_explicit(&pool->generation, memory_order_relaxed) + 1;
+  const uint64_t open = ((uint64_t)generation << 32) | CPU_LOOP_OPEN;
+  /* Release: a worker that joins sees the loop published above. */
+  atomic_store_explicit(&pool->state, open, memory_order_release);
+  atomic_store(&pool->generation, generation);
+  if (atomic_load(&pool->sleeping_workers)) {
+    cpu_futex_wake(&pool->generation, INT_MAX);
+  }
+
+  cpu_run_chunks(pool, caller_slot);
+
+  /* Close only when nobody is inside; a worker may slip in between the
+   * wait and the close, so retry. Acquire pairs with the leavers. */
+  uint64_t expected = open;
+  while (!atomic_compare_exchange_strong_explicit(
+      &pool->state, &expected, 0, memory_order_acq_rel, memory_order_acquire)) {
+    cpu_wait_for_workers(pool);
+    expected = open;
+  }
+  pthread_mutex_unlock(&pool->call_lock);
 }
