@@ -1,6 +1,80 @@
-/* clmux CPU target: memory. */
-#include "cpu.h"
+/* clmux CPU target: device memory. The CPU's memory is host memory and
+ * coherent, so a memory object is an aligned host allocation (or the user's
+ * own pointer), mapping is pointer arithmetic and flushes have nothing to do.
+ * Large allocations come straight from mmap: they go back to the system when
+ * freed and can be backed by transparent huge pages. */
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "../target.h"
+#include "cpu.h"
+
+/* Sizes from which memory is mapped rather than taken from the C heap;
+ * mapped memory is aligned to a huge page so the kernel may back it with
+ * one. */
+#define CPU_MEMORY_MMAP_THRESHOLD ((size_t)2 << 20)
+#define CPU_MEMORY_HUGE_PAGE ((size_t)2 << 20)
+/* A cache line: no two allocations share one, whatever was asked. */
+#define CPU_MEMORY_MIN_ALIGNMENT 64u
+
+static bool cpu_memory_uses_mmap(size_t size) {
+  return size >= CPU_MEMORY_MMAP_THRESHOLD;
+}
+
+static size_t cpu_memory_mapped_length(size_t size) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  return (size + page - 1) & ~(page - 1);
+}
+
+/* Maps `size` bytes aligned to `alignment` (a power of two): over-maps by
+ * the alignment and returns the unused head and tail to the system. */
+static void *cpu_memory_map_aligned(size_t size, size_t alignment) {
+  size_t length = cpu_memory_mapped_length(size);
+  if (alignment < CPU_MEMORY_HUGE_PAGE) alignment = CPU_MEMORY_HUGE_PAGE;
+  if (length < size || length + alignment < length) return NULL;
+  uint8_t *raw = mmap(NULL, length + alignment, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return NULL;
+  uintptr_t mask = (uintptr_t)(alignment - 1);
+  uint8_t *aligned = (uint8_t *)(((uintptr_t)raw + mask) & ~mask);
+  size_t head = (size_t)(aligned - raw);
+  size_t tail = alignment - head;
+  if (head) munmap(raw, head);
+  if (tail) munmap(aligned + length, tail);
+  madvise(aligned, length, MADV_HUGEPAGE); /* a hint: failure is harmless */
+  return aligned;
+}
+
+static void *cpu_memory_allocate(size_t size, size_t alignment) {
+  if (cpu_memory_uses_mmap(size)) {
+    return cpu_memory_map_aligned(size, alignment);
+  }
+  void *pointer = NULL;
+  if (posix_memalign(&pointer, alignment, size) != 0) return NULL;
+  return pointer;
+}
+
+static void cpu_memory_release(void *allocation, size_t size) {
+  if (!allocation) return;
+  if (cpu_memory_uses_mmap(size)) {
+    munmap(allocation, cpu_memory_mapped_length(size));
+  } else {
+    free(allocation);
+  }
+}
+
+static cpu_memory *cpu_memory_new(mux_allocator_info_t allocator, size_t size,
+                                  uint32_t properties) {
+  cpu_memory *memory =
+      cpu_calloc(allocator, sizeof(cpu_memory), _Alignof(cpu_memory));
+  if (!memory) return NULL;
+  memory->base.id = CPU_ID(mux_object_id_memory);
+  memory->base.size = size;
+  memory->base.properties = properties;
+  atomic_init(&memory->mapped, false);
+  return memory;
+}
 
 mux_result_t cpuAllocateMemory(mux_device_t device, size_t size, uint32_t heap,
                                uint32_t memory_properties,
@@ -8,15 +82,29 @@ mux_result_t cpuAllocateMemory(mux_device_t device, size_t size, uint32_t heap,
                                uint32_t alignment,
                                mux_allocator_info_t allocator_info,
                                mux_memory_t *out_memory) {
-  (void)device;
-  (void)size;
-  (void)heap;
-  (void)memory_properties;
-  (void)allocation_type;
-  (void)alignment;
-  (void)allocator_info;
-  (void)out_memory;
-  return mux_error_feature_unsupported;
+  (void)heap;            /* one heap: host memory */
+  (void)allocation_type; /* host and device allocations are the same here */
+  if (alignment & (alignment - 1)) return mux_error_invalid_value;
+  size_t align = alignment;
+  if (align < device->info->buffer_alignment) {
+    align = device->info->buffer_alignment;
+  }
+  if (align < CPU_MEMORY_MIN_ALIGNMENT) align = CPU_MEMORY_MIN_ALIGNMENT;
+  /* More than the machine has can never be backed: refuse it here rather
+   * than let a lazily committed mapping fail on first touch. */
+  uint64_t limit = device->info->memory_size;
+  if (limit && size > limit) return mux_error_out_of_memory;
+
+  cpu_memory *memory = cpu_memory_new(allocator_info, size, memory_properties);
+  if (!memory) return mux_error_out_of_memory;
+  memory->allocation = cpu_memory_allocate(size, align);
+  if (!memory->allocation) {
+    cpu_free(allocator_info, memory);
+    return mux_error_out_of_memory;
+  }
+  memory->base.handle = (uint64_t)(uintptr_t)memory->allocation;
+  *out_memory = &memory->base;
+  return mux_success;
 }
 
 mux_result_t cpuCreateMemoryFromHost(mux_device_t device, size_t size,
@@ -24,30 +112,37 @@ mux_result_t cpuCreateMemoryFromHost(mux_device_t device, size_t size,
                                      mux_allocator_info_t allocator_info,
                                      mux_memory_t *out_memory) {
   (void)device;
-  (void)size;
-  (void)host_pointer;
-  (void)allocator_info;
-  (void)out_memory;
-  return mux_error_feature_unsupported;
+  /* Zero-copy: the device uses the user's memory and never frees it. */
+  cpu_memory *memory = cpu_memory_new(allocator_info, size,
+                                      mux_memory_property_host_visible |
+                                          mux_memory_property_host_coherent);
+  if (!memory) return mux_error_out_of_memory;
+  memory->base.handle = (uint64_t)(uintptr_t)host_pointer;
+  *out_memory = &memory->base;
+  return mux_success;
 }
 
 void cpuFreeMemory(mux_device_t device, mux_memory_t memory,
                    mux_allocator_info_t allocator_info) {
   (void)device;
-  (void)memory;
-  (void)allocator_info;
+  cpu_memory *cpu = (cpu_memory *)memory;
+  cpu_memory_release(cpu->allocation, (size_t)cpu->base.size);
+  cpu->base.id = 0;
+  cpu_free(allocator_info, cpu);
 }
 
 mux_result_t cpuMapMemory(mux_device_t device, mux_memory_t memory,
                           uint64_t offset, uint64_t size, void **out_data) {
   (void)device;
-  (void)memory;
-  (void)offset;
   (void)size;
-  (void)out_data;
-  return mux_error_feature_unsupported;
+  cpu_memory *cpu = (cpu_memory *)memory;
+  atomic_store(&cpu->mapped, true);
+  *out_data = (uint8_t *)(uintptr_t)cpu->base.handle + offset;
+  return mux_success;
 }
 
+/* Host and device share coherent caches: flushing in either direction is a
+ * no-op. */
 mux_result_t cpuFlushMappedMemoryToDevice(mux_device_t device,
                                           mux_memory_t memory, uint64_t offset,
                                           uint64_t size) {
@@ -55,7 +150,7 @@ mux_result_t cpuFlushMappedMemoryToDevice(mux_device_t device,
   (void)memory;
   (void)offset;
   (void)size;
-  return mux_error_feature_unsupported;
+  return mux_success;
 }
 
 mux_result_t cpuFlushMappedMemoryFromDevice(mux_device_t device,
@@ -65,11 +160,11 @@ mux_result_t cpuFlushMappedMemoryFromDevice(mux_device_t device,
   (void)memory;
   (void)offset;
   (void)size;
-  return mux_error_feature_unsupported;
+  return mux_success;
 }
 
 mux_result_t cpuUnmapMemory(mux_device_t device, mux_memory_t memory) {
   (void)device;
-  (void)memory;
-  return mux_error_feature_unsupported;
+  atomic_store(&((cpu_memory *)memory)->mapped, false);
+  return mux_success;
 }
