@@ -1,46 +1,396 @@
-/* clmux CPU target: command buffer. */
-#include "cpu.h"
+/* clmux CPU target: command buffers. Recording appends tagged commands to a
+ * growable array, copying everything the caller may reuse once the call
+ * returns (fill patterns and colours, region lists, NDRange descriptors);
+ * running executes them in order on the calling thread. */
+#include <string.h>
+
 #include "../target.h"
+#include "cpu.h"
+
+#define CPU_FILL_PATTERN_MAX 128u
+#define CPU_FILL_COLOR_MAX 16u
+#define CPU_SYNC_POINTS_PER_BLOCK 32u
+
+typedef enum cpu_command_kind {
+  cpu_command_read_buffer,
+  cpu_command_write_buffer,
+  cpu_command_copy_buffer,
+  cpu_command_fill_buffer,
+  cpu_command_read_buffer_regions,
+  cpu_command_write_buffer_regions,
+  cpu_command_copy_buffer_regions,
+  cpu_command_read_image,
+  cpu_command_write_image,
+  cpu_command_fill_image,
+  cpu_command_copy_image,
+  cpu_command_copy_image_to_buffer,
+  cpu_command_copy_buffer_to_image,
+  cpu_command_ndrange,
+  cpu_command_user_callback,
+  cpu_command_begin_query,
+  cpu_command_end_query,
+  cpu_command_reset_query_pool
+} cpu_command_kind;
+
+struct cpu_command {
+  cpu_command_kind kind;
+  union {
+    struct {
+      cpu_buffer *buffer;
+      uint64_t offset;
+      void *host; /* const for a write; never written through then */
+      uint64_t size;
+    } transfer; /* read_buffer, write_buffer */
+    struct {
+      cpu_buffer *src;
+      cpu_buffer *dst;
+      uint64_t src_offset;
+      uint64_t dst_offset;
+      uint64_t size;
+    } copy;
+    struct {
+      cpu_buffer *buffer;
+      uint64_t offset;
+      uint64_t size;
+      uint32_t pattern_size;
+      uint8_t pattern[CPU_FILL_PATTERN_MAX];
+    } fill;
+    struct {
+      cpu_buffer *src; /* NULL: host memory at `host` */
+      cpu_buffer *dst; /* NULL: host memory at `host` */
+      void *host;
+      mux_buffer_region_info_t *regions; /* owned copy */
+      uint64_t count;
+    } regions; /* read/write/copy_buffer_regions */
+    struct {
+      cpu_image *image;
+      mux_offset_3d_t offset;
+      mux_extent_3d_t extent;
+      uint64_t row_size;
+      uint64_t slice_size;
+      void *host;
+    } image_transfer; /* read_image, write_image */
+    struct {
+      cpu_image *image;
+      mux_offset_3d_t offset;
+      mux_extent_3d_t extent;
+      uint32_t color_size;
+      uint8_t color[CPU_FILL_COLOR_MAX];
+    } image_fill;
+    struct {
+      cpu_image *src;
+      cpu_image *dst;
+      mux_offset_3d_t src_offset;
+      mux_offset_3d_t dst_offset;
+      mux_extent_3d_t extent;
+    } image_copy;
+    struct {
+      cpu_image *image;
+      cpu_buffer *buffer;
+      mux_offset_3d_t image_offset;
+      uint64_t buffer_offset;
+      mux_extent_3d_t extent;
+    } image_buffer; /* copy_image_to_buffer, copy_buffer_to_image */
+    cpu_ndrange ndrange;
+    struct {
+      mux_command_user_callback_t function;
+      void *user_data;
+    } user_callback;
+    struct {
+      cpu_query_pool *pool;
+      uint32_t index;
+      uint32_t count;
+    } query; /* begin_query, end_query, reset_query_pool */
+  };
+};
+
+/* Sync points live in blocks so that handles stay put while the command
+ * array grows; they stay valid until reset or destruction. */
+typedef struct cpu_sync_point_block {
+  struct cpu_sync_point_block *next;
+  uint32_t used;
+  struct mux_sync_point_s points[CPU_SYNC_POINTS_PER_BLOCK];
+} cpu_sync_point_block;
+
+/* What a command buffer needs beyond the cpu.h struct, which comes first so
+ * a handle still converts with a cast. */
+typedef struct cpu_recording_buffer {
+  cpu_command_buffer base;
+  /* Recording is specified thread-safe per command buffer for some
+   * commands; an uncontended flag costs next to nothing. */
+  atomic_flag recording;
+  cpu_sync_point_block *sync_points;
+  cpu_sync_point_block *sync_point_block; /* the one handing out points */
+} cpu_recording_buffer;
+
+static inline cpu_recording_buffer *cpu_recording(mux_command_buffer_t handle) {
+  return (cpu_recording_buffer *)handle;
+}
+
+/* ---- Ownership of a command's copies ------------------------------------- */
+
+static void cpu_command_release(cpu_command *command,
+                                mux_allocator_info_t allocator) {
+  switch (command->kind) {
+    case cpu_command_read_buffer_regions:
+    case cpu_command_write_buffer_regions:
+    case cpu_command_copy_buffer_regions:
+      cpu_free(allocator, command->regions.regions);
+      command->regions.regions = NULL;
+      break;
+    case cpu_command_ndrange:
+      cpu_ndrange_release(&command->ndrange, allocator);
+      break;
+    default:
+      break;
+  }
+}
+
+static mux_buffer_region_info_t *cpu_regions_copy(
+    const mux_buffer_region_info_t *regions, uint64_t count,
+    mux_allocator_info_t allocator) {
+  if (count > SIZE_MAX / sizeof(*regions)) return NULL;
+  mux_buffer_region_info_t *copy =
+      cpu_alloc(allocator, (size_t)count * sizeof(*regions),
+                _Alignof(mux_buffer_region_info_t));
+  if (copy) memcpy(copy, regions, (size_t)count * sizeof(*regions));
+  return copy;
+}
+
+/* Deep-copies `src` into `dst` (whose kind and plain fields are set). */
+static mux_result_t cpu_command_copy(cpu_command *dst, const cpu_command *src,
+                                     mux_allocator_info_t allocator) {
+  *dst = *src;
+  switch (src->kind) {
+    case cpu_command_read_buffer_regions:
+    case cpu_command_write_buffer_regions:
+    case cpu_command_copy_buffer_regions:
+      dst->regions.regions =
+          cpu_regions_copy(src->regions.regions, src->regions.count, allocator);
+      return dst->regions.regions ? mux_success : mux_error_out_of_memory;
+    case cpu_command_ndrange:
+      memset(&dst->ndrange, 0, sizeof(dst->ndrange));
+      return cpu_ndrange_copy(&dst->ndrange, &src->ndrange, allocator);
+    default:
+      return mux_success;
+  }
+}
+
+/* ---- Recording ------------------------------------------------------------ */
+
+static mux_result_t cpu_reserve_commands(cpu_command_buffer *buffer,
+                                         uint32_t needed) {
+  if (needed <= buffer->capacity) return mux_success;
+  uint32_t capacity = buffer->capacity ? buffer->capacity : 8;
+  while (capacity < needed) {
+    if (capacity > UINT32_MAX / 2) return mux_error_out_of_memory;
+    capacity *= 2;
+  }
+  cpu_command *grown = cpu_alloc(buffer->allocator,
+                                 (size_t)capacity * sizeof(cpu_command),
+                                 _Alignof(cpu_command));
+  if (!grown) return mux_error_out_of_memory;
+  if (buffer->count) {
+    memcpy(grown, buffer->commands, buffer->count * sizeof(cpu_command));
+  }
+  cpu_free(buffer->allocator, buffer->commands);
+  buffer->commands = grown;
+  buffer->capacity = capacity;
+  return mux_success;
+}
+
+static struct mux_sync_point_s *cpu_next_sync_point(
+    cpu_recording_buffer *recording) {
+  cpu_sync_point_block *block = recording->sync_point_block;
+  if (block && block->used == CPU_SYNC_POINTS_PER_BLOCK) {
+    block = block->next; /* kept from before a reset, if any */
+    if (block) {
+      block->used = 0;
+      recording->sync_point_block = block;
+    }
+  }
+  if (!block) {
+    block = cpu_calloc(recording->base.allocator, sizeof(*block),
+                       _Alignof(cpu_sync_point_block));
+    if (!block) return NULL;
+    if (recording->sync_point_block) {
+      recording->sync_point_block->next = block;
+    } else {
+      recording->sync_points = block;
+    }
+    recording->sync_point_block = block;
+  }
+  struct mux_sync_point_s *point = &block->points[block->used++];
+  point->id = CPU_ID(mux_object_id_sync_point);
+  point->command_buffer = &recording->base.base;
+  return point;
+}
+
+/* Appends `command`, which then belongs to the buffer. On failure the
+ * buffer is unchanged and the caller still owns the command's copies. */
+static mux_result_t cpu_record(mux_command_buffer_t handle,
+                               const cpu_command *command,
+                               mux_sync_point_t *sync_point) {
+  cpu_recording_buffer *recording = cpu_recording(handle);
+  cpu_command_buffer *buffer = &recording->base;
+  while (atomic_flag_test_and_set_explicit(&recording->recording,
+                                           memory_order_acquire)) {
+  }
+  mux_result_t error = mux_success;
+  if (buffer->finalized) {
+    error = mux_error_invalid_value;
+  } else {
+    error = cpu_reserve_commands(buffer, buffer->count + 1);
+  }
+  if (error == mux_success && sync_point) {
+    *sync_point = cpu_next_sync_point(recording);
+    if (!*sync_point) error = mux_error_out_of_memory;
+  }
+  if (error == mux_success) buffer->commands[buffer->count++] = *command;
+  atomic_flag_clear_explicit(&recording->recording, memory_order_release);
+  return error;
+}
+
+/* Records a command that owns copies, releasing them if recording fails. */
+static mux_result_t cpu_record_owned(mux_command_buffer_t handle,
+                                     cpu_command *command,
+                                     mux_sync_point_t *sync_point) {
+  mux_result_t error = cpu_record(handle, command, sync_point);
+  if (error != mux_success) {
+    cpu_command_release(command, cpu_recording(handle)->base.allocator);
+  }
+  return error;
+}
+
+static mux_result_t cpu_record_regions(
+    mux_command_buffer_t handle, cpu_command_kind kind, cpu_buffer *src,
+    cpu_buffer *dst, void *host, const mux_buffer_region_info_t *regions,
+    uint64_t count, mux_sync_point_t *sync_point) {
+  cpu_command command = {.kind = kind};
+  command.regions.src = src;
+  command.regions.dst = dst;
+  command.regions.host = host;
+  command.regions.count = count;
+  command.regions.regions =
+      cpu_regions_copy(regions, count, cpu_recording(handle)->base.allocator);
+  if (!command.regions.regions) return mux_error_out_of_memory;
+  return cpu_record_owned(handle, &command, sync_point);
+}
+
+static mux_result_t cpu_record_query(mux_command_buffer_t handle,
+                                     cpu_command_kind kind,
+                                     mux_query_pool_t pool, uint32_t index,
+                                     uint32_t count,
+                                     mux_sync_point_t *sync_point) {
+  cpu_command command = {.kind = kind};
+  command.query.pool = (cpu_query_pool *)pool;
+  command.query.index = index;
+  command.query.count = count;
+  return cpu_record(handle, &command, sync_point);
+}
+
+/* ---- Lifetime --------------------------------------------------------------- */
+
+static cpu_recording_buffer *cpu_recording_create(
+    mux_device_t device, mux_allocator_info_t allocator,
+    const struct mux_callback_info_s *callback) {
+  cpu_recording_buffer *recording = cpu_calloc(
+      allocator, sizeof(cpu_recording_buffer), _Alignof(cpu_recording_buffer));
+  if (!recording) return NULL;
+  recording->base.base.id = CPU_ID(mux_object_id_command_buffer);
+  recording->base.base.device = device;
+  recording->base.allocator = allocator;
+  if (callback) recording->base.callback = *callback;
+  atomic_flag_clear(&recording->recording);
+  return recording;
+}
+
+static void cpu_release_commands(cpu_command_buffer *buffer) {
+  for (uint32_t i = 0; i < buffer->count; i++) {
+    cpu_command_release(&buffer->commands[i], buffer->allocator);
+  }
+  buffer->count = 0;
+}
 
 mux_result_t cpuCreateCommandBuffer(mux_device_t device,
                                     mux_callback_info_t callback_info,
                                     mux_allocator_info_t allocator_info,
                                     mux_command_buffer_t *out_command_buffer) {
-  (void)device;
-  (void)callback_info;
-  (void)allocator_info;
-  (void)out_command_buffer;
-  return mux_error_feature_unsupported;
+  cpu_recording_buffer *recording =
+      cpu_recording_create(device, allocator_info, callback_info);
+  if (!recording) return mux_error_out_of_memory;
+  *out_command_buffer = &recording->base.base;
+  return mux_success;
 }
 
 mux_result_t cpuFinalizeCommandBuffer(mux_command_buffer_t command_buffer) {
-  (void)command_buffer;
-  return mux_error_feature_unsupported;
+  ((cpu_command_buffer *)command_buffer)->finalized = true;
+  return mux_success;
 }
 
-mux_result_t cpuCloneCommandBuffer(mux_device_t device,
-                                   mux_allocator_info_t allocator_info,
-                                   mux_command_buffer_t command_buffer,
-                                   mux_command_buffer_t *out_command_buffer) {
-  (void)device;
-  (void)allocator_info;
-  (void)command_buffer;
-  (void)out_command_buffer;
-  return mux_error_feature_unsupported;
+mux_result_t cpuResetCommandBuffer(mux_command_buffer_t command_buffer) {
+  cpu_recording_buffer *recording = cpu_recording(command_buffer);
+  cpu_release_commands(&recording->base);
+  recording->base.finalized = false;
+  /* Keep the sync-point blocks for the next recording. */
+  recording->sync_point_block = recording->sync_points;
+  if (recording->sync_points) recording->sync_points->used = 0;
+  return mux_success;
 }
 
 void cpuDestroyCommandBuffer(mux_device_t device,
                              mux_command_buffer_t command_buffer,
                              mux_allocator_info_t allocator_info) {
   (void)device;
-  (void)command_buffer;
-  (void)allocator_info;
+  cpu_recording_buffer *recording = cpu_recording(command_buffer);
+  cpu_release_commands(&recording->base);
+  cpu_free(allocator_info, recording->base.commands);
+  while (recording->sync_points) {
+    cpu_sync_point_block *next = recording->sync_points->next;
+    cpu_free(allocator_info, recording->sync_points);
+    recording->sync_points = next;
+  }
+  recording->base.base.id = 0;
+  cpu_free(allocator_info, recording);
 }
 
-mux_result_t cpuResetCommandBuffer(mux_command_buffer_t command_buffer) {
-  (void)command_buffer;
-  return mux_error_feature_unsupported;
+mux_result_t cpuCloneCommandBuffer(mux_device_t device,
+                                   mux_allocator_info_t allocator_info,
+                                   mux_command_buffer_t command_buffer,
+                                   mux_command_buffer_t *out_command_buffer) {
+  const cpu_command_buffer *source = (const cpu_command_buffer *)command_buffer;
+  cpu_recording_buffer *clone =
+      cpu_recording_create(device, allocator_info, &source->callback);
+  if (!clone) return mux_error_out_of_memory;
+  mux_result_t error = cpu_reserve_commands(&clone->base, source->count);
+  for (uint32_t i = 0; error == mux_success && i < source->count; i++) {
+    error = cpu_command_copy(&clone->base.commands[i], &source->commands[i],
+                             allocator_info);
+    if (error == mux_success) clone->base.count = i + 1;
+  }
+  if (error != mux_success) {
+    cpuDestroyCommandBuffer(device, &clone->base.base, allocator_info);
+    return error;
+  }
+  clone->base.finalized = true;
+  *out_command_buffer = &clone->base.base;
+  return mux_success;
 }
+
+mux_result_t cpuUpdateDescriptors(mux_command_buffer_t command_buffer,
+                                  mux_command_id_t command_id,
+                                  uint64_t num_args, uint64_t *arg_indices,
+                                  mux_descriptor_info_t *descriptors) {
+  cpu_command_buffer *buffer = (cpu_command_buffer *)command_buffer;
+  if (command_id >= buffer->count ||
+      buffer->commands[command_id].kind != cpu_command_ndrange) {
+    return mux_error_invalid_value;
+  }
+  return cpu_ndrange_update(&buffer->commands[command_id].ndrange, num_args,
+                            arg_indices, descriptors, buffer->allocator);
+}
+
+/* ---- Buffer commands ---------------------------------------------------- */
 
 mux_result_t cpuCommandReadBuffer(mux_command_buffer_t command_buffer,
                                   mux_buffer_t buffer, uint64_t offset,
@@ -48,31 +398,15 @@ mux_result_t cpuCommandReadBuffer(mux_command_buffer_t command_buffer,
                                   uint32_t num_sync_points_in_wait_list,
                                   const mux_sync_point_t *sync_point_wait_list,
                                   mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)buffer;
-  (void)offset;
-  (void)host_pointer;
-  (void)size;
+  /* Commands run in order, so every sync-point wait is met already. */
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
-}
-
-mux_result_t cpuCommandReadBufferRegions(
-    mux_command_buffer_t command_buffer, mux_buffer_t buffer,
-    void *host_pointer, mux_buffer_region_info_t *regions,
-    uint64_t regions_length, uint32_t num_sync_points_in_wait_list,
-    const mux_sync_point_t *sync_point_wait_list, mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)buffer;
-  (void)host_pointer;
-  (void)regions;
-  (void)regions_length;
-  (void)num_sync_points_in_wait_list;
-  (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
+  cpu_command command = {.kind = cpu_command_read_buffer};
+  command.transfer.buffer = (cpu_buffer *)buffer;
+  command.transfer.offset = offset;
+  command.transfer.host = host_pointer;
+  command.transfer.size = size;
+  return cpu_record(command_buffer, &command, sync_point);
 }
 
 mux_result_t cpuCommandWriteBuffer(mux_command_buffer_t command_buffer,
@@ -81,31 +415,14 @@ mux_result_t cpuCommandWriteBuffer(mux_command_buffer_t command_buffer,
                                    uint32_t num_sync_points_in_wait_list,
                                    const mux_sync_point_t *sync_point_wait_list,
                                    mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)buffer;
-  (void)offset;
-  (void)host_pointer;
-  (void)size;
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
-}
-
-mux_result_t cpuCommandWriteBufferRegions(
-    mux_command_buffer_t command_buffer, mux_buffer_t buffer,
-    void *host_pointer, mux_buffer_region_info_t *regions,
-    uint64_t regions_length, uint32_t num_sync_points_in_wait_list,
-    const mux_sync_point_t *sync_point_wait_list, mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)buffer;
-  (void)host_pointer;
-  (void)regions;
-  (void)regions_length;
-  (void)num_sync_points_in_wait_list;
-  (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
+  cpu_command command = {.kind = cpu_command_write_buffer};
+  command.transfer.buffer = (cpu_buffer *)buffer;
+  command.transfer.offset = offset;
+  command.transfer.host = (void *)host_pointer;
+  command.transfer.size = size;
+  return cpu_record(command_buffer, &command, sync_point);
 }
 
 mux_result_t cpuCommandCopyBuffer(mux_command_buffer_t command_buffer,
@@ -115,32 +432,15 @@ mux_result_t cpuCommandCopyBuffer(mux_command_buffer_t command_buffer,
                                   uint32_t num_sync_points_in_wait_list,
                                   const mux_sync_point_t *sync_point_wait_list,
                                   mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)src_buffer;
-  (void)src_offset;
-  (void)dst_buffer;
-  (void)dst_offset;
-  (void)size;
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
-}
-
-mux_result_t cpuCommandCopyBufferRegions(
-    mux_command_buffer_t command_buffer, mux_buffer_t src_buffer,
-    mux_buffer_t dst_buffer, mux_buffer_region_info_t *regions,
-    uint64_t regions_length, uint32_t num_sync_points_in_wait_list,
-    const mux_sync_point_t *sync_point_wait_list, mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)src_buffer;
-  (void)dst_buffer;
-  (void)regions;
-  (void)regions_length;
-  (void)num_sync_points_in_wait_list;
-  (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
+  cpu_command command = {.kind = cpu_command_copy_buffer};
+  command.copy.src = (cpu_buffer *)src_buffer;
+  command.copy.dst = (cpu_buffer *)dst_buffer;
+  command.copy.src_offset = src_offset;
+  command.copy.dst_offset = dst_offset;
+  command.copy.size = size;
+  return cpu_record(command_buffer, &command, sync_point);
 }
 
 mux_result_t cpuCommandFillBuffer(mux_command_buffer_t command_buffer,
@@ -150,17 +450,57 @@ mux_result_t cpuCommandFillBuffer(mux_command_buffer_t command_buffer,
                                   uint32_t num_sync_points_in_wait_list,
                                   const mux_sync_point_t *sync_point_wait_list,
                                   mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)buffer;
-  (void)offset;
-  (void)size;
-  (void)pattern_pointer;
-  (void)pattern_size;
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
+  if (pattern_size == 0 || pattern_size > CPU_FILL_PATTERN_MAX) {
+    return mux_error_invalid_value;
+  }
+  cpu_command command = {.kind = cpu_command_fill_buffer};
+  command.fill.buffer = (cpu_buffer *)buffer;
+  command.fill.offset = offset;
+  command.fill.size = size;
+  command.fill.pattern_size = (uint32_t)pattern_size;
+  memcpy(command.fill.pattern, pattern_pointer, (size_t)pattern_size);
+  return cpu_record(command_buffer, &command, sync_point);
 }
+
+mux_result_t cpuCommandReadBufferRegions(
+    mux_command_buffer_t command_buffer, mux_buffer_t buffer,
+    void *host_pointer, mux_buffer_region_info_t *regions,
+    uint64_t regions_length, uint32_t num_sync_points_in_wait_list,
+    const mux_sync_point_t *sync_point_wait_list, mux_sync_point_t *sync_point) {
+  (void)num_sync_points_in_wait_list;
+  (void)sync_point_wait_list;
+  return cpu_record_regions(command_buffer, cpu_command_read_buffer_regions,
+                            (cpu_buffer *)buffer, NULL, host_pointer, regions,
+                            regions_length, sync_point);
+}
+
+mux_result_t cpuCommandWriteBufferRegions(
+    mux_command_buffer_t command_buffer, mux_buffer_t buffer,
+    void *host_pointer, mux_buffer_region_info_t *regions,
+    uint64_t regions_length, uint32_t num_sync_points_in_wait_list,
+    const mux_sync_point_t *sync_point_wait_list, mux_sync_point_t *sync_point) {
+  (void)num_sync_points_in_wait_list;
+  (void)sync_point_wait_list;
+  return cpu_record_regions(command_buffer, cpu_command_write_buffer_regions,
+                            NULL, (cpu_buffer *)buffer, host_pointer, regions,
+                            regions_length, sync_point);
+}
+
+mux_result_t cpuCommandCopyBufferRegions(
+    mux_command_buffer_t command_buffer, mux_buffer_t src_buffer,
+    mux_buffer_t dst_buffer, mux_buffer_region_info_t *regions,
+    uint64_t regions_length, uint32_t num_sync_points_in_wait_list,
+    const mux_sync_point_t *sync_point_wait_list, mux_sync_point_t *sync_point) {
+  (void)num_sync_points_in_wait_list;
+  (void)sync_point_wait_list;
+  return cpu_record_regions(command_buffer, cpu_command_copy_buffer_regions,
+                            (cpu_buffer *)src_buffer, (cpu_buffer *)dst_buffer,
+                            NULL, regions, regions_length, sync_point);
+}
+
+/* ---- Image commands ------------------------------------------------------ */
 
 mux_result_t cpuCommandReadImage(mux_command_buffer_t command_buffer,
                                  mux_image_t image, mux_offset_3d_t offset,
@@ -169,17 +509,16 @@ mux_result_t cpuCommandReadImage(mux_command_buffer_t command_buffer,
                                  uint32_t num_sync_points_in_wait_list,
                                  const mux_sync_point_t *sync_point_wait_list,
                                  mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)image;
-  (void)offset;
-  (void)extent;
-  (void)row_size;
-  (void)slice_size;
-  (void)pointer;
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
+  cpu_command command = {.kind = cpu_command_read_image};
+  command.image_transfer.image = (cpu_image *)image;
+  command.image_transfer.offset = offset;
+  command.image_transfer.extent = extent;
+  command.image_transfer.row_size = row_size;
+  command.image_transfer.slice_size = slice_size;
+  command.image_transfer.host = pointer;
+  return cpu_record(command_buffer, &command, sync_point);
 }
 
 mux_result_t cpuCommandWriteImage(mux_command_buffer_t command_buffer,
@@ -189,17 +528,16 @@ mux_result_t cpuCommandWriteImage(mux_command_buffer_t command_buffer,
                                   uint32_t num_sync_points_in_wait_list,
                                   const mux_sync_point_t *sync_point_wait_list,
                                   mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)image;
-  (void)offset;
-  (void)extent;
-  (void)row_size;
-  (void)slice_size;
-  (void)pointer;
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
+  cpu_command command = {.kind = cpu_command_write_image};
+  command.image_transfer.image = (cpu_image *)image;
+  command.image_transfer.offset = offset;
+  command.image_transfer.extent = extent;
+  command.image_transfer.row_size = row_size;
+  command.image_transfer.slice_size = slice_size;
+  command.image_transfer.host = (void *)pointer;
+  return cpu_record(command_buffer, &command, sync_point);
 }
 
 mux_result_t cpuCommandFillImage(mux_command_buffer_t command_buffer,
@@ -209,16 +547,18 @@ mux_result_t cpuCommandFillImage(mux_command_buffer_t command_buffer,
                                  uint32_t num_sync_points_in_wait_list,
                                  const mux_sync_point_t *sync_point_wait_list,
                                  mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)image;
-  (void)color;
-  (void)color_size;
-  (void)offset;
-  (void)extent;
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
+  if (color_size == 0 || color_size > CPU_FILL_COLOR_MAX) {
+    return mux_error_invalid_value;
+  }
+  cpu_command command = {.kind = cpu_command_fill_image};
+  command.image_fill.image = (cpu_image *)image;
+  command.image_fill.offset = offset;
+  command.image_fill.extent = extent;
+  command.image_fill.color_size = color_size;
+  memcpy(command.image_fill.color, color, color_size);
+  return cpu_record(command_buffer, &command, sync_point);
 }
 
 mux_result_t cpuCommandCopyImage(mux_command_buffer_t command_buffer,
@@ -229,16 +569,15 @@ mux_result_t cpuCommandCopyImage(mux_command_buffer_t command_buffer,
                                  uint32_t num_sync_points_in_wait_list,
                                  const mux_sync_point_t *sync_point_wait_list,
                                  mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)src_image;
-  (void)dst_image;
-  (void)src_offset;
-  (void)dst_offset;
-  (void)extent;
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
+  cpu_command command = {.kind = cpu_command_copy_image};
+  command.image_copy.src = (cpu_image *)src_image;
+  command.image_copy.dst = (cpu_image *)dst_image;
+  command.image_copy.src_offset = src_offset;
+  command.image_copy.dst_offset = dst_offset;
+  command.image_copy.extent = extent;
+  return cpu_record(command_buffer, &command, sync_point);
 }
 
 mux_result_t cpuCommandCopyImageToBuffer(
@@ -246,16 +585,15 @@ mux_result_t cpuCommandCopyImageToBuffer(
     mux_buffer_t dst_buffer, mux_offset_3d_t src_offset, uint64_t dst_offset,
     mux_extent_3d_t extent, uint32_t num_sync_points_in_wait_list,
     const mux_sync_point_t *sync_point_wait_list, mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)src_image;
-  (void)dst_buffer;
-  (void)src_offset;
-  (void)dst_offset;
-  (void)extent;
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
+  cpu_command command = {.kind = cpu_command_copy_image_to_buffer};
+  command.image_buffer.image = (cpu_image *)src_image;
+  command.image_buffer.buffer = (cpu_buffer *)dst_buffer;
+  command.image_buffer.image_offset = src_offset;
+  command.image_buffer.buffer_offset = dst_offset;
+  command.image_buffer.extent = extent;
+  return cpu_record(command_buffer, &command, sync_point);
 }
 
 mux_result_t cpuCommandCopyBufferToImage(
@@ -263,17 +601,18 @@ mux_result_t cpuCommandCopyBufferToImage(
     mux_image_t dst_image, uint32_t src_offset, mux_offset_3d_t dst_offset,
     mux_extent_3d_t extent, uint32_t num_sync_points_in_wait_list,
     const mux_sync_point_t *sync_point_wait_list, mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)src_buffer;
-  (void)dst_image;
-  (void)src_offset;
-  (void)dst_offset;
-  (void)extent;
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
+  cpu_command command = {.kind = cpu_command_copy_buffer_to_image};
+  command.image_buffer.image = (cpu_image *)dst_image;
+  command.image_buffer.buffer = (cpu_buffer *)src_buffer;
+  command.image_buffer.image_offset = dst_offset;
+  command.image_buffer.buffer_offset = src_offset;
+  command.image_buffer.extent = extent;
+  return cpu_record(command_buffer, &command, sync_point);
 }
+
+/* ---- Kernels, callbacks, queries ----------------------------------------- */
 
 mux_result_t cpuCommandNDRange(mux_command_buffer_t command_buffer,
                                mux_kernel_t kernel,
@@ -281,25 +620,16 @@ mux_result_t cpuCommandNDRange(mux_command_buffer_t command_buffer,
                                uint32_t num_sync_points_in_wait_list,
                                const mux_sync_point_t *sync_point_wait_list,
                                mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)kernel;
-  (void)options;
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
-}
-
-mux_result_t cpuUpdateDescriptors(mux_command_buffer_t command_buffer,
-                                  mux_command_id_t command_id,
-                                  uint64_t num_args, uint64_t *arg_indices,
-                                  mux_descriptor_info_t *descriptors) {
-  (void)command_buffer;
-  (void)command_id;
-  (void)num_args;
-  (void)arg_indices;
-  (void)descriptors;
-  return mux_error_feature_unsupported;
+  cpu_command_buffer *buffer = (cpu_command_buffer *)command_buffer;
+  /* Fail early rather than pack arguments for a command that cannot go in. */
+  if (buffer->finalized) return mux_error_invalid_value;
+  cpu_command command = {.kind = cpu_command_ndrange};
+  mux_result_t error = cpu_ndrange_prepare(
+      &command.ndrange, (cpu_kernel *)kernel, &options, buffer->allocator);
+  if (error != mux_success) return error;
+  return cpu_record_owned(command_buffer, &command, sync_point);
 }
 
 mux_result_t cpuCommandUserCallback(mux_command_buffer_t command_buffer,
@@ -308,13 +638,12 @@ mux_result_t cpuCommandUserCallback(mux_command_buffer_t command_buffer,
                                     uint32_t num_sync_points_in_wait_list,
                                     const mux_sync_point_t *sync_point_wait_list,
                                     mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)user_function;
-  (void)user_data;
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
+  cpu_command command = {.kind = cpu_command_user_callback};
+  command.user_callback.function = user_function;
+  command.user_callback.user_data = user_data;
+  return cpu_record(command_buffer, &command, sync_point);
 }
 
 mux_result_t cpuCommandBeginQuery(mux_command_buffer_t command_buffer,
@@ -323,14 +652,27 @@ mux_result_t cpuCommandBeginQuery(mux_command_buffer_t command_buffer,
                                   uint32_t num_sync_points_in_wait_list,
                                   const mux_sync_point_t *sync_point_wait_list,
                                   mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)query_pool;
-  (void)query_index;
-  (void)query_count;
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
+  return cpu_record_query(command_buffer, cpu_command_begin_query, query_pool,
+                          query_index, query_count, sync_point);
+}
+
+/* The spec leaves this check to the target: an end query needs an earlier
+ * begin query in the same command buffer covering its slots. */
+static bool cpu_query_begun(const cpu_command_buffer *buffer,
+                            const cpu_query_pool *pool, uint32_t index,
+                            uint32_t count) {
+  for (uint32_t i = buffer->count; i-- > 0;) {
+    const cpu_command *command = &buffer->commands[i];
+    if (command->kind == cpu_command_begin_query &&
+        command->query.pool == pool && command->query.index <= index &&
+        (uint64_t)index + count <=
+            (uint64_t)command->query.index + command->query.count) {
+      return true;
+    }
+  }
+  return false;
 }
 
 mux_result_t cpuCommandEndQuery(mux_command_buffer_t command_buffer,
@@ -339,14 +681,15 @@ mux_result_t cpuCommandEndQuery(mux_command_buffer_t command_buffer,
                                 uint32_t num_sync_points_in_wait_list,
                                 const mux_sync_point_t *sync_point_wait_list,
                                 mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)query_pool;
-  (void)query_index;
-  (void)query_count;
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
+  const cpu_command_buffer *buffer = (const cpu_command_buffer *)command_buffer;
+  if (!cpu_query_begun(buffer, (const cpu_query_pool *)query_pool, query_index,
+                       query_count)) {
+    return mux_error_invalid_value;
+  }
+  return cpu_record_query(command_buffer, cpu_command_end_query, query_pool,
+                          query_index, query_count, sync_point);
 }
 
 mux_result_t cpuCommandResetQueryPool(
@@ -354,12 +697,172 @@ mux_result_t cpuCommandResetQueryPool(
     uint32_t query_index, uint32_t query_count,
     uint32_t num_sync_points_in_wait_list,
     const mux_sync_point_t *sync_point_wait_list, mux_sync_point_t *sync_point) {
-  (void)command_buffer;
-  (void)query_pool;
-  (void)query_index;
-  (void)query_count;
   (void)num_sync_points_in_wait_list;
   (void)sync_point_wait_list;
-  (void)sync_point;
-  return mux_error_feature_unsupported;
+  return cpu_record_query(command_buffer, cpu_command_reset_query_pool,
+                          query_pool, query_index, query_count, sync_point);
+}
+
+/* ---- Execution ------------------------------------------------------------ */
+
+/* One rectangular copy: x in bytes, y in rows, z in slices; desc.x is the
+ * row pitch and desc.y the slice pitch of each side. */
+static void cpu_copy_region(uint8_t *dst, const uint8_t *src,
+                            const mux_buffer_region_info_t *region) {
+  for (size_t z = 0; z < region->region.z; z++) {
+    for (size_t y = 0; y < region->region.y; y++) {
+      size_t src_at = (region->src_origin.z + z) * region->src_desc.y +
+                      (region->src_origin.y + y) * region->src_desc.x +
+                      region->src_origin.x;
+      size_t dst_at = (region->dst_origin.z + z) * region->dst_desc.y +
+                      (region->dst_origin.y + y) * region->dst_desc.x +
+                      region->dst_origin.x;
+      memcpy(dst + dst_at, src + src_at, region->region.x);
+    }
+  }
+}
+
+/* Repeats the pattern by doubling what is already written, so a fill costs
+ * about log2(size / pattern_size) memcpy calls. */
+static void cpu_fill(uint8_t *dst, uint64_t size, const uint8_t *pattern,
+                     uint32_t pattern_size) {
+  if (pattern_size == 1) {
+    memset(dst, pattern[0], (size_t)size);
+    return;
+  }
+  uint64_t filled = size < pattern_size ? size : pattern_size;
+  memcpy(dst, pattern, (size_t)filled);
+  while (filled < size) {
+    uint64_t chunk = filled < size - filled ? filled : size - filled;
+    memcpy(dst + filled, dst, (size_t)chunk);
+    filled += chunk;
+  }
+}
+
+static void cpu_run_queries(const cpu_command *command) {
+  struct mux_query_duration_result_s *slots =
+      command->query.pool->durations + command->query.index;
+  uint32_t count = command->query.count;
+  if (command->kind == cpu_command_reset_query_pool) {
+    memset(slots, 0, count * sizeof(*slots));
+    return;
+  }
+  uint64_t now = cpu_now_ns();
+  for (uint32_t i = 0; i < count; i++) {
+    if (command->kind == cpu_command_begin_query) {
+      slots[i].start = now;
+    } else {
+      slots[i].end = now;
+    }
+  }
+}
+
+static mux_result_t cpu_run_command(cpu_command_buffer *buffer,
+                                    const cpu_command *command,
+                                    mux_queue_t queue) {
+  switch (command->kind) {
+    case cpu_command_read_buffer:
+      memcpy(command->transfer.host,
+             command->transfer.buffer->data + command->transfer.offset,
+             (size_t)command->transfer.size);
+      break;
+    case cpu_command_write_buffer:
+      memcpy(command->transfer.buffer->data + command->transfer.offset,
+             command->transfer.host, (size_t)command->transfer.size);
+      break;
+    case cpu_command_copy_buffer:
+      memmove(command->copy.dst->data + command->copy.dst_offset,
+              command->copy.src->data + command->copy.src_offset,
+              (size_t)command->copy.size);
+      break;
+    case cpu_command_fill_buffer:
+      cpu_fill(command->fill.buffer->data + command->fill.offset,
+               command->fill.size, command->fill.pattern,
+               command->fill.pattern_size);
+      break;
+    case cpu_command_read_buffer_regions:
+    case cpu_command_write_buffer_regions:
+    case cpu_command_copy_buffer_regions: {
+      const uint8_t *src = command->regions.src ? command->regions.src->data
+                                                : command->regions.host;
+      uint8_t *dst = command->regions.dst ? command->regions.dst->data
+                                          : command->regions.host;
+      for (uint64_t i = 0; i < command->regions.count; i++) {
+        cpu_copy_region(dst, src, &command->regions.regions[i]);
+      }
+      break;
+    }
+    case cpu_command_read_image:
+      cpu_image_read(command->image_transfer.image,
+                     command->image_transfer.offset,
+                     command->image_transfer.extent,
+                     command->image_transfer.row_size,
+                     command->image_transfer.slice_size,
+                     command->image_transfer.host);
+      break;
+    case cpu_command_write_image:
+      cpu_image_write(command->image_transfer.image,
+                      command->image_transfer.offset,
+                      command->image_transfer.extent,
+                      command->image_transfer.row_size,
+                      command->image_transfer.slice_size,
+                      command->image_transfer.host);
+      break;
+    case cpu_command_fill_image:
+      cpu_image_fill(command->image_fill.image, command->image_fill.color,
+                     command->image_fill.color_size, command->image_fill.offset,
+                     command->image_fill.extent);
+      break;
+    case cpu_command_copy_image:
+      cpu_image_copy(command->image_copy.src, command->image_copy.dst,
+                     command->image_copy.src_offset,
+                     command->image_copy.dst_offset, command->image_copy.extent);
+      break;
+    case cpu_command_copy_image_to_buffer:
+      cpu_image_copy_to_buffer(
+          command->image_buffer.image,
+          command->image_buffer.buffer->data +
+              command->image_buffer.buffer_offset,
+          command->image_buffer.image_offset, command->image_buffer.extent);
+      break;
+    case cpu_command_copy_buffer_to_image:
+      cpu_image_copy_from_buffer(
+          command->image_buffer.image,
+          command->image_buffer.buffer->data +
+              command->image_buffer.buffer_offset,
+          command->image_buffer.image_offset, command->image_buffer.extent);
+      break;
+    case cpu_command_ndrange:
+      return cpu_ndrange_run((cpu_device *)buffer->base.device,
+                             &command->ndrange);
+    case cpu_command_user_callback:
+      command->user_callback.function(queue, &buffer->base,
+                                      command->user_callback.user_data);
+      break;
+    case cpu_command_begin_query:
+    case cpu_command_end_query:
+    case cpu_command_reset_query_pool:
+      cpu_run_queries(command);
+      break;
+  }
+  return mux_success;
+}
+
+mux_result_t cpu_command_buffer_run(cpu_command_buffer *command_buffer,
+                                    mux_queue_t queue) {
+  for (uint32_t i = 0; i < command_buffer->count; i++) {
+    mux_result_t error =
+        cpu_run_command(command_buffer, &command_buffer->commands[i], queue);
+    if (error != mux_success) {
+      if (command_buffer->callback.callback) {
+        command_buffer->callback.callback(
+            command_buffer->callback.user_data,
+            "clmux: a command failed; the rest of the command buffer was "
+            "skipped",
+            &i, sizeof(i));
+      }
+      return error;
+    }
+  }
+  return mux_success;
 }
