@@ -213,4 +213,32 @@ typedef struct cpu_fence cpu_fence;
 mux_result_t cpu_queue_create(cpu_device *device);
 void cpu_queue_destroy(cpu_device *device);
 
+/* ---- threads (device_info.c) ------------------------------------------- */
+
+/* Binds the calling thread to where worker `index` of `count` runs: one
+ * physical core each (all its usable PUs), or one PU each, round-robin, when
+ * there are more workers than cores. False if the thread stays unbound. */
+bool cpu_bind_worker_thread(unsigned index, unsigned count);
+
+/* ---- kernels (executable.c, kernel.c, ndrange.c) ------------------------ */
+
+/* One kernel of a loaded executable, as its binary (binary_format.h)
+ * describes it; owned by the executable. */
+typedef struct cpu_executable_kernel {
+  const char *name; /* NUL-terminated */
+  uint64_t name_length;
+  cpu_work_group_fn function;
+  uint64_t local_memory_size;
+  uint64_t scratch_per_work_item;
+  uint32_t preferred_local_size[3];
+  uint32_t required_local_size[3]; /* all 0: any local size */
+} cpu_executable_kernel;
+
+/* The kernel called `name` (name_length bytes), or NULL. */
+const cpu_executable_kernel *cpu_executable_find_kernel(
+    const cpu_executable *executable, const char *name, uint64_t name_length);
+/* The only local size the kernel's code runs with; all 0 if any works. */
+void cpu_kernel_required_local_size(const cpu_kernel *kernel,
+                                    uint32_t out_size[3]);
+
 #endif /* CLMUX_CPU_H */
