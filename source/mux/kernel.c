@@ -2,7 +2,6 @@
 #include <mux/mux.h>
 #include <string.h>
 
-#include "cpu/cpu.h" /* cpu_executable_find_kernel */
 #include "target.h"
 #include "validate.h"
 
@@ -41,18 +40,14 @@ mux_result_t muxCreateKernel(mux_device_t device, mux_executable_t executable,
   if (!api_valid_device(device)) return mux_error_invalid_value;
   if (!api_valid_executable(executable)) return mux_error_invalid_value;
   if (name == NULL) return mux_error_invalid_value;
-  /* An empty name is the next rule's case (invalid value), not a lookup. */
   size_t length = api_name_length(name, name_length);
-  if (length != 0 &&
-      cpu_executable_find_kernel((const cpu_executable *)executable, name,
-                                 length) == NULL) {
-    return mux_error_missing_kernel;
-  }
   if (length == 0) return mux_error_invalid_value;
   if (!api_valid_allocator(allocator_info)) {
     return mux_error_null_allocator_callback;
   }
   if (out_kernel == NULL) return mux_error_null_out_parameter;
+  /* Only the target can look inside an executable, so it reports a missing
+   * kernel (mux_error_missing_kernel) after the checks above. */
   return cpuCreateKernel(device, executable, name, length, allocator_info,
                          out_kernel);
 }

@@ -10,47 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int mux_test_passed;
-static int mux_test_failed;
+#include "check.h"
+
 /* Allocations made through mux_test_allocator and not yet freed. */
 static atomic_long mux_test_live_allocations;
 
-#define CHECK(condition)                                                  \
-  do {                                                                    \
-    if (condition) {                                                      \
-      mux_test_passed++;                                                  \
-    } else {                                                              \
-      mux_test_failed++;                                                  \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__,    \
-              #condition);                                                \
-    }                                                                     \
-  } while (0)
-
 /* Checks that `call` returns `expected`, printing both on failure. */
-#define CHECK_RESULT(expected, call)                                      \
-  do {                                                                    \
-    mux_result_t mux_test_got_ = (call);                                  \
-    if (mux_test_got_ == (expected)) {                                    \
-      mux_test_passed++;                                                  \
-    } else {                                                              \
-      mux_test_failed++;                                                  \
-      fprintf(stderr, "%s:%d: %s returned %d, expected %d (%s)\n",        \
-              __FILE__, __LINE__, #call, (int)mux_test_got_,              \
-              (int)(expected), #expected);                                \
-    }                                                                     \
-  } while (0)
-
+#define CHECK_RESULT(expected, call) CHECK_INT(expected, call)
 #define CHECK_SUCCESS(call) CHECK_RESULT(mux_success, call)
-
-/* Stops the test at once: for set-up that later checks depend on. */
-#define REQUIRE(condition)                                                \
-  do {                                                                    \
-    if (!(condition)) {                                                   \
-      fprintf(stderr, "%s:%d: required: %s\n", __FILE__, __LINE__,        \
-              #condition);                                                \
-      exit(1);                                                            \
-    }                                                                     \
-  } while (0)
 
 static void *mux_test_alloc(void *user_data, size_t size, size_t alignment) {
   (void)user_data;
@@ -112,12 +79,11 @@ static inline mux_buffer_t mux_test_buffer(mux_device_t device, size_t size,
 static inline int mux_test_finish(void) {
   long live = atomic_load(&mux_test_live_allocations);
   if (live != 0) {
-    mux_test_failed++;
+    check_failed++;
     fprintf(stderr, "%ld allocation(s) made through the allocator leaked\n",
             live);
   }
-  printf("%d passed, %d failed\n", mux_test_passed, mux_test_failed);
-  return mux_test_failed ? 1 : 0;
+  return check_finish();
 }
 
 #endif /* CLMUX_TESTS_MUX_TEST_H */

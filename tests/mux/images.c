@@ -657,9 +657,9 @@ int main(void) {
       mux_image_format_R32G32B32A32_sfloat};
   for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
     for (size_t f = 0; f < sizeof(formats) / sizeof(formats[0]); f++) {
-      int failed_before = mux_test_failed;
+      int failed_before = check_failed;
       test_movers(&shapes[s], formats[f]);
-      if (mux_test_failed != failed_before) {
+      if (check_failed != failed_before) {
         fprintf(stderr, "  (in %s image, format 0x%x)\n", shapes[s].name,
                 (unsigned)formats[f]);
       }

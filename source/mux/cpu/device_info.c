@@ -198,13 +198,12 @@ static void cpu_fill_info(void) {
       have_topology ? cpu_topo.cores : cpu_fallback_cpu_count();
   info->clock_frequency = cpu_clock_mhz();
 
-  uint64_t memory = 0;
-  if (have_topology)
+  /* Physical RAM as the kernel counts it: hwloc's NUMA totals can miss
+   * memory on virtual machines (seen: 5.6 GB of 24 GB). */
+  uint64_t memory =
+      cpu_sysconf_bytes(_SC_PHYS_PAGES) * cpu_sysconf_bytes(_SC_PAGESIZE);
+  if (memory == 0 && have_topology)
     memory = hwloc_get_root_obj(cpu_topo.topology)->total_memory;
-  if (memory == 0) {
-    memory =
-        cpu_sysconf_bytes(_SC_PHYS_PAGES) * cpu_sysconf_bytes(_SC_PAGESIZE);
-  }
   if (memory == 0) memory = 1024 * MIB;
   info->memory_size = memory;
   uint64_t allocation = memory / 4 > 128 * MIB ? memory / 4 : 128 * MIB;
