@@ -1,0 +1,351 @@
+/* clmux OpenCL front-end — the objects behind the cl_* handles and the
+ * functions one part of the front-end calls in another. Every object starts
+ * with clx_object, whose first member is the ICD dispatch table pointer
+ * (cl_khr_icd: the loader calls through it).
+ *
+ * Files (one object kind each):
+ *   object.c          reference counting, handle checks, info-query helpers
+ *   platform.c        the clmux platform (one per process)
+ *   device.c          the CPU device: every CL_DEVICE_* query, sub-devices
+ *   context.c         contexts
+ *   command_queue.c   queues: flush, finish, the batch engine (below)
+ *   event.c           events, user events, callbacks, waits, profiling
+ *   enqueue_sync.c    markers, barriers, wait-for-events
+ *   mem.c             what buffers and images share: flags, info, destructor
+ *                     callbacks, map bookkeeping, migrate
+ *   buffer.c          buffers and sub-buffers
+ *   enqueue_buffer.c  buffer read/write/copy/fill (+ rect), map/unmap
+ *   image.c           images, supported formats, image info
+ *   enqueue_image.c   image read/write/copy/fill/map, image <-> buffer
+ *   sampler.c         samplers
+ *   program.c         programs (built-in kernels; source kept for later)
+ *   kernel.c          kernels, arguments, kernel info
+ *   enqueue_kernel.c  NDRange, task, native kernel
+ *   builtin_declarations.c  parses Mux built-in kernel declarations
+ *   ../../icd/        the dispatch table, clIcdGetPlatformIDsKHR,
+ *                     clGetExtensionFunctionAddress[ForPlatform] */
+#ifndef CLMUX_CL_CLX_H
+#define CLMUX_CL_CLX_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl_icd.h>
+#include <mux/mux.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every OpenCL entry point is exported only through the dispatch table and
+ * the loader; the ICD entry points themselves are CLX_EXPORT. */
+#define CLX_EXPORT __attribute__((visibility("default")))
+
+#define CLX_VERSION_STRING "0.1.0"
+
+/* ---- Objects and reference counting (object.c) -------------------------- */
+
+typedef enum clx_kind {
+  clx_kind_platform = 1,
+  clx_kind_device,
+  clx_kind_context,
+  clx_kind_command_queue,
+  clx_kind_mem,
+  clx_kind_sampler,
+  clx_kind_program,
+  clx_kind_kernel,
+  clx_kind_event,
+} clx_kind;
+
+typedef struct clx_object clx_object;
+
+/* An object lives while `references` > 0. `user_references` counts the
+ * application's retains (what CL_*_REFERENCE_COUNT reports); the runtime's
+ * own holds (a queued command holding its buffers, a kernel holding its
+ * program) count only in `references`, so an object outlives the user's last
+ * release while the runtime still uses it (OpenCL 1.2 semantics). */
+struct clx_object {
+  const struct _cl_icd_dispatch *dispatch; /* must be first */
+  uint32_t magic;                          /* CLX_MAGIC(kind); 0 once freed */
+  atomic_uint references;
+  atomic_uint user_references;
+  void (*destroy)(clx_object *object); /* frees the object */
+};
+
+#define CLX_MAGIC(kind) (0x434c0000u | (uint32_t)(kind))
+
+extern const struct _cl_icd_dispatch clx_dispatch;
+
+/* Sets up the header with one user reference. */
+void clx_object_init(clx_object *object, clx_kind kind,
+                     void (*destroy)(clx_object *object));
+/* Whether `handle` is a live object of `kind` (NULL is not). */
+bool clx_valid(const void *handle, clx_kind kind);
+/* clRetain*: adds a user reference. */
+void clx_retain(clx_object *object);
+/* clRelease*: false if the user holds no reference (caller returns the
+ * kind's CL_INVALID_* code); destroys the object when nothing holds it. */
+bool clx_release(clx_object *object);
+/* The runtime's own references. */
+void clx_hold(clx_object *object);
+void clx_unhold(clx_object *object);
+cl_uint clx_user_references(const clx_object *object);
+
+#define CLX_OBJ(handle) (&(handle)->object)
+
+/* clGet*Info: copies `size` bytes of `value` out with the usual rules
+ * (CL_INVALID_VALUE if param_value is set and param_value_size < size). */
+cl_int clx_info(const void *value, size_t size, size_t param_value_size,
+                void *param_value, size_t *param_value_size_ret);
+cl_int clx_info_string(const char *value, size_t param_value_size,
+                       void *param_value, size_t *param_value_size_ret);
+
+/* The host allocator handed to Mux. */
+extern const mux_allocator_info_t clx_allocator;
+
+/* ---- Platform and device (platform.c, device.c) ------------------------- */
+
+struct _cl_platform_id {
+  clx_object object;
+  cl_uint num_devices;
+  cl_device_id *devices;
+};
+
+/* The one platform, created on first use (thread-safe); NULL if no Mux
+ * device could be created. */
+cl_platform_id clx_platform(void);
+
+struct _cl_device_id {
+  clx_object object;
+  cl_platform_id platform;
+  const struct mux_device_info_s *info;
+  mux_device_t mux_device; /* lives as long as the process */
+  mux_queue_t mux_queue;
+};
+
+/* Whether `device` is a device of the platform (root devices only). */
+bool clx_device_valid(cl_device_id device);
+
+/* ---- Context (context.c) ------------------------------------------------ */
+
+typedef void(CL_CALLBACK *clx_context_notify)(const char *errinfo,
+                                              const void *private_info,
+                                              size_t cb, void *user_data);
+
+struct _cl_context {
+  clx_object object;
+  cl_uint num_devices;
+  cl_device_id *devices;
+  cl_context_properties *properties; /* as given, 0-terminated; NULL if none */
+  size_t properties_size;            /* bytes, for CL_CONTEXT_PROPERTIES */
+  clx_context_notify notify;
+  void *notify_user_data;
+};
+
+bool clx_context_has_device(cl_context context, cl_device_id device);
+/* Calls the context's notification callback, if any. */
+void clx_context_report(cl_context context, const char *message);
+
+/* ---- Events (event.c) --------------------------------------------------- */
+
+typedef struct clx_event_callback clx_event_callback;
+
+struct _cl_event {
+  clx_object object;
+  cl_context context;
+  cl_command_queue queue; /* NULL for user events */
+  cl_command_type command_type;
+  /* CL_QUEUED .. CL_COMPLETE, or a negative error; only ever decreases. */
+  atomic_int status;
+  /* CL_PROFILING_COMMAND_QUEUED, SUBMIT, START, END in ns. */
+  cl_ulong profiling[4];
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  clx_event_callback *callbacks;
+};
+
+cl_event clx_event_create(cl_context context, cl_command_queue queue,
+                          cl_command_type command_type);
+/* Moves the event to `status` (CL_SUBMITTED, CL_RUNNING, CL_COMPLETE or a
+ * negative error) if that is later than its current one; records the
+ * profiling time, wakes waiters, runs the callbacks registered for it. */
+void clx_event_set_status(cl_event event, cl_int status);
+/* Blocks until the event is CL_COMPLETE or failed; returns its status. */
+cl_int clx_event_wait(cl_event event);
+/* Runs fn(event, status, data) once the event completes or fails (at once,
+ * on this thread, if it already has): the engine's hook for dependencies. */
+void clx_event_on_complete(cl_event event,
+                           void (*fn)(cl_event event, cl_int status,
+                                      void *data),
+                           void *data);
+
+/* ---- Command queues and the batch engine (command_queue.c) -------------- */
+
+/* A batch is one Mux command buffer holding consecutive commands of a queue.
+ * The queue records into its open batch until a flush (clFlush, a blocking
+ * call, clFinish, clWaitForEvents on its events) closes it. A closed batch is
+ * dispatched once every event it waits on (from other queues, user events)
+ * has completed; it waits on the previous batch of its queue with a Mux
+ * semaphore, so the queue stays in order. If an event it waits on fails, the
+ * batch is not run and its commands' events fail with
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. A batch's events complete
+ * when its command buffer completes (the muxDispatch callback), with
+ * profiling times from a Mux duration query per command. Out-of-order
+ * queues are accepted and run in order. */
+typedef struct clx_batch clx_batch;
+
+struct _cl_command_queue {
+  clx_object object;
+  cl_context context;
+  cl_device_id device;
+  cl_command_queue_properties properties;
+  pthread_mutex_t lock; /* held from clx_enqueue_begin to _end */
+  clx_batch *open;      /* recording, or NULL */
+  cl_event last_event;  /* held; the newest command's event, or NULL */
+  struct clx_queue_engine *engine; /* command_queue.c's private state */
+};
+
+/* One command being enqueued. Between begin and end the queue is locked and
+ * the caller records its Mux commands into `command_buffer` (any muxCommand*,
+ * including muxCommandUserCallback for work done on the host). */
+typedef struct clx_enqueue {
+  cl_command_queue queue;
+  mux_command_buffer_t command_buffer;
+  cl_event event; /* this command's event (the runtime holds it) */
+  clx_batch *batch;
+} clx_enqueue;
+
+/* Checks the wait list (CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT),
+ * creates the event (CL_QUEUED), makes the command wait for the listed
+ * events, and opens the batch to record into. On error nothing is left. */
+cl_int clx_enqueue_begin(cl_command_queue queue, cl_command_type type,
+                         cl_uint num_events_in_wait_list,
+                         const cl_event *event_wait_list, clx_enqueue *out);
+/* Keeps `object` alive until the command completes (a held reference). */
+void clx_enqueue_hold(clx_enqueue *enqueue, clx_object *object);
+/* Runs fn(data, status) on the host when the command completes or fails,
+ * before its event is set (e.g. to free a copied argument block). */
+cl_int clx_enqueue_on_complete(clx_enqueue *enqueue,
+                               void (*fn)(void *data, cl_int status),
+                               void *data);
+/* Ends the command: hands the event to the user if `event` is non-NULL;
+ * with `blocking`, flushes and waits, returning
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the command failed. */
+cl_int clx_enqueue_end(clx_enqueue *enqueue, cl_event *event, bool blocking);
+/* Abandons a command whose recording failed (returns `error`). */
+cl_int clx_enqueue_abort(clx_enqueue *enqueue, cl_int error);
+
+/* clFlush: closes the open batch and dispatches what is ready. */
+cl_int clx_queue_flush(cl_command_queue queue);
+/* clFinish: flush, then wait until every command enqueued so far is done. */
+cl_int clx_queue_finish(cl_command_queue queue);
+
+/* ---- Memory objects (mem.c, buffer.c, image.c) -------------------------- */
+
+typedef struct clx_mem_callback clx_mem_callback;
+typedef struct clx_mapping clx_mapping;
+
+struct _cl_mem {
+  clx_object object;
+  cl_context context;
+  cl_mem_object_type type;
+  cl_mem_flags flags;
+  size_t size;
+  void *host_ptr; /* as given with USE_HOST_PTR / COPY_HOST_PTR, else NULL */
+  /* Host address of byte 0: all device memory is host memory on the CPU,
+   * and with CL_MEM_USE_HOST_PTR it is host_ptr itself (zero-copy). */
+  uint8_t *data;
+  mux_memory_t mux_memory; /* NULL for a sub-buffer (the parent's) */
+  mux_buffer_t mux_buffer; /* buffers, sub-buffers, 1D-buffer images */
+  cl_mem parent;           /* sub-buffer / 1D-buffer image: held */
+  size_t origin;           /* sub-buffer offset in the parent */
+  /* Images. */
+  cl_image_format image_format;
+  cl_image_desc image_desc; /* with row/slice pitch filled in */
+  size_t element_size;
+  mux_image_t mux_image;
+  /* Bookkeeping. */
+  pthread_mutex_t lock;
+  clx_mem_callback *destructor_callbacks;
+  clx_mapping *mappings; /* live clEnqueueMap* results */
+  atomic_uint map_count;
+};
+
+/* ---- Samplers (sampler.c) ----------------------------------------------- */
+
+struct _cl_sampler {
+  clx_object object;
+  cl_context context;
+  cl_bool normalized_coords;
+  cl_addressing_mode addressing_mode;
+  cl_filter_mode filter_mode;
+};
+
+/* ---- Programs and kernels (program.c, kernel.c) ------------------------- */
+
+/* One parameter of a built-in kernel declaration (builtin_declarations.c),
+ * in clGetKernelArgInfo's terms. */
+typedef struct clx_arg_info {
+  cl_kernel_arg_address_qualifier address;
+  cl_kernel_arg_access_qualifier access;
+  cl_kernel_arg_type_qualifier type_qualifier;
+  char type_name[64];
+  char name[64];
+  /* How clSetKernelArg treats it. */
+  enum {
+    clx_arg_buffer,
+    clx_arg_local,
+    clx_arg_image,
+    clx_arg_sampler,
+    clx_arg_value
+  } kind;
+  size_t value_size; /* clx_arg_value: sizeof the type */
+} clx_arg_info;
+
+typedef struct clx_kernel_signature {
+  char name[64];
+  cl_uint num_args;
+  clx_arg_info *args;
+} clx_kernel_signature;
+
+/* Parses "name(params);name(params)" into signatures (malloc'd, free with
+ * clx_free_signatures); returns the count, or -1 on a malformed string. */
+int clx_parse_declarations(const char *declarations,
+                           clx_kernel_signature **out_signatures);
+void clx_free_signatures(clx_kernel_signature *signatures, int count);
+
+struct _cl_program {
+  clx_object object;
+  cl_context context;
+  cl_uint num_devices;
+  cl_device_id *devices;
+  char *source;       /* clCreateProgramWithSource, else NULL */
+  char *kernel_names; /* built-in programs: "a;b" as given */
+  clx_kernel_signature *signatures; /* built-in programs */
+  int num_signatures;
+  cl_build_status build_status;
+  char *build_options;
+  char *build_log;
+  atomic_uint kernels_attached; /* clBuildProgram fails while > 0 */
+  pthread_mutex_t lock;
+};
+
+typedef struct clx_kernel_arg {
+  bool set;
+  mux_descriptor_info_t descriptor;
+  cl_mem mem;            /* held while set to a memory object */
+  unsigned char value[128]; /* plain-old-data value (largest: double16) */
+} clx_kernel_arg;
+
+struct _cl_kernel {
+  clx_object object;
+  cl_program program; /* held */
+  const clx_kernel_signature *signature;
+  mux_kernel_t mux_kernel;
+  pthread_mutex_t lock;
+  clx_kernel_arg *args;
+};
+
+#endif /* CLMUX_CL_CLX_H */

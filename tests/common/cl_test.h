@@ -1,0 +1,61 @@
+/* clmux tests of the OpenCL API: always through the real ICD loader
+ * (libOpenCL.so.1 of ocl-icd), with OCL_ICD_VENDORS naming the built
+ * libclmux.so (set by tests/cl/meson.build). */
+#ifndef CLMUX_TESTS_CL_TEST_H
+#define CLMUX_TESTS_CL_TEST_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <string.h>
+
+#include "check.h"
+
+#define CHECK_CL(expected, call) CHECK_INT(expected, call)
+#define CHECK_CL_SUCCESS(call) CHECK_INT(CL_SUCCESS, call)
+
+/* The clmux platform among those the loader reports. */
+static inline cl_platform_id cl_test_platform(void) {
+  cl_platform_id platforms[16];
+  cl_uint count = 0;
+  REQUIRE(clGetPlatformIDs(16, platforms, &count) == CL_SUCCESS);
+  for (cl_uint i = 0; i < count && i < 16; i++) {
+    char name[64] = {0};
+    if (clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof(name), name,
+                          NULL) == CL_SUCCESS &&
+        strcmp(name, "clmux") == 0) {
+      return platforms[i];
+    }
+  }
+  REQUIRE(!"the loader found no clmux platform (is OCL_ICD_VENDORS set?)");
+  return NULL;
+}
+
+static inline cl_device_id cl_test_device(void) {
+  cl_device_id device = NULL;
+  REQUIRE(clGetDeviceIDs(cl_test_platform(), CL_DEVICE_TYPE_CPU, 1, &device,
+                         NULL) == CL_SUCCESS);
+  return device;
+}
+
+static inline cl_context cl_test_context(cl_device_id device) {
+  cl_int error = CL_SUCCESS;
+  cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &error);
+  REQUIRE(error == CL_SUCCESS && context != NULL);
+  return context;
+}
+
+static inline cl_command_queue cl_test_queue(cl_context context,
+                                             cl_device_id device,
+                                             cl_command_queue_properties
+                                                 properties) {
+  cl_int error = CL_SUCCESS;
+  cl_command_queue queue =
+      clCreateCommandQueue(context, device, properties, &error);
+  REQUIRE(error == CL_SUCCESS && queue != NULL);
+  return queue;
+}
+
+#endif /* CLMUX_TESTS_CL_TEST_H */
