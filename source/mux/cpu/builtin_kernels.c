@@ -18,7 +18,8 @@ const char cpu_builtin_kernel_declarations[] =
     "fill_buffer(global uint* dst, uint value);"
     "vector_add(global const float* a, global const float* b, global float* c);"
     "record_ids(global uint* ids, global uint* counts);"
-    "local_reduce(global const int* in, global int* out, local int* scratch)";
+    "local_reduce(global const int* in, global int* out, local int* scratch);"
+    "empty()";
 
 /* record_ids writes this many uints per work-item: global id x, y, z,
  * local id x, y, z, group id x, y, z, work_dim. */
@@ -149,13 +150,19 @@ static void local_reduce(const uint8_t *args, const cpu_work_group *wg) {
   out[group_linear] = (int32_t)sum;
 }
 
+/* Does nothing: measures the cost of a launch itself. */
+static void empty(const uint8_t *args, const cpu_work_group *wg) {
+  (void)args;
+  (void)wg;
+}
+
 static const struct cpu_builtin_kernel {
   const char *name;
   cpu_work_group_fn function;
 } cpu_builtin_kernels[] = {
     {"copy_buffer", copy_buffer},   {"fill_buffer", fill_buffer},
     {"vector_add", vector_add},     {"record_ids", record_ids},
-    {"local_reduce", local_reduce},
+    {"local_reduce", local_reduce}, {"empty", empty},
 };
 
 cpu_work_group_fn cpu_builtin_kernel_lookup(const char *name,
