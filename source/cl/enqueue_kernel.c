@@ -1,39 +1,243 @@
-/* clmux OpenCL front-end: enqueue kernel. */
+/* clmux OpenCL front-end: kernel enqueues. An NDRange (or a task, its
+ * 1x1x1 case) is checked here against every OpenCL 1.2 rule, then recorded
+ * as one muxCommandNDRange with a snapshot of the kernel's argument
+ * descriptors; a native kernel is a host callback in the command stream. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "clx.h"
+
+/* ---- Sizes -----------------------------------------------------------------*/
+
+/* The largest divisor of `n` that is at most `limit` (>= 1); with `step`
+ * > 1, the largest such divisor that is also a multiple of `step`, or 0. */
+static size_t largest_divisor(size_t n, size_t limit, size_t step) {
+  if (limit > n) limit = n;
+  for (size_t d = limit; d >= 1; d--) {
+    if (n % d == 0 && d % step == 0) return d;
+  }
+  return 0;
+}
+
+/* A local size for a NULL local_work_size: divisors of the global size
+ * whose product fits the device, a multiple of the vector width in x when
+ * one divides it, and small enough that every core gets a work-group. */
+static void choose_local_size(cl_device_id device, cl_uint work_dim,
+                              const size_t *global, size_t *local) {
+  const struct mux_device_info_s *info = device->info;
+  const size_t max_item[3] = {info->max_work_group_size_x,
+                              info->max_work_group_size_y,
+                              info->max_work_group_size_z};
+  size_t budget = info->max_concurrent_work_items;
+  size_t items = 1;
+  for (cl_uint d = 0; d < work_dim; d++) {
+    items = global[d] > SIZE_MAX / items ? SIZE_MAX : items * global[d];
+  }
+  size_t cores = info->compute_units ? info->compute_units : 1;
+  if (items / cores < budget) budget = items / cores ? items / cores : 1;
+
+  size_t width = info->native_vector_width / sizeof(cl_float);
+  for (cl_uint d = 0; d < 3; d++) {
+    if (d >= work_dim) {
+      local[d] = 1;
+      continue;
+    }
+    size_t limit = budget < max_item[d] ? budget : max_item[d];
+    size_t chosen = 0;
+    if (d == 0 && width > 1) chosen = largest_divisor(global[d], limit, width);
+    if (chosen == 0) chosen = largest_divisor(global[d], limit, 1);
+    local[d] = chosen;
+    budget /= chosen;
+    if (budget == 0) budget = 1;
+  }
+}
+
+/* The work-size rules of clEnqueueNDRangeKernel; fills `local`. */
+static cl_int check_sizes(cl_device_id device, cl_uint work_dim,
+                          const size_t *global_work_offset,
+                          const size_t *global_work_size,
+                          const size_t *local_work_size, size_t local[3]) {
+  if (work_dim < 1 || work_dim > 3) return CL_INVALID_WORK_DIMENSION;
+  if (!global_work_size) return CL_INVALID_GLOBAL_WORK_SIZE;
+  size_t items = 1;
+  for (cl_uint d = 0; d < work_dim; d++) {
+    size_t global = global_work_size[d];
+    /* size_t is the device's size_t: only 0 and a total beyond it fail. */
+    if (global == 0 || global > SIZE_MAX / items) {
+      return CL_INVALID_GLOBAL_WORK_SIZE;
+    }
+    items *= global;
+  }
+  if (global_work_offset) {
+    for (cl_uint d = 0; d < work_dim; d++) {
+      if (global_work_offset[d] > SIZE_MAX - global_work_size[d]) {
+        return CL_INVALID_GLOBAL_OFFSET;
+      }
+    }
+  }
+  const struct mux_device_info_s *info = device->info;
+  if (!local_work_size) {
+    choose_local_size(device, work_dim, global_work_size, local);
+    return CL_SUCCESS;
+  }
+  const size_t max_item[3] = {info->max_work_group_size_x,
+                              info->max_work_group_size_y,
+                              info->max_work_group_size_z};
+  size_t group = 1;
+  for (cl_uint d = 0; d < work_dim; d++) {
+    size_t size = local_work_size[d];
+    if (size == 0 || global_work_size[d] % size != 0) {
+      return CL_INVALID_WORK_GROUP_SIZE;
+    }
+    if (size > max_item[d]) return CL_INVALID_WORK_ITEM_SIZE;
+    group = size > SIZE_MAX / group ? SIZE_MAX : group * size;
+    local[d] = size;
+  }
+  for (cl_uint d = work_dim; d < 3; d++) local[d] = 1;
+  if (group > info->max_concurrent_work_items) {
+    return CL_INVALID_WORK_GROUP_SIZE;
+  }
+  return CL_SUCCESS;
+}
+
+/* ---- Kernel checks ---------------------------------------------------------*/
+
+static bool program_built_for(cl_program program, cl_device_id device) {
+  bool listed = false;
+  for (cl_uint i = 0; i < program->num_devices; i++) {
+    listed |= program->devices[i] == device;
+  }
+  pthread_mutex_lock(&program->lock);
+  bool built = program->build_status == CL_BUILD_SUCCESS;
+  pthread_mutex_unlock(&program->lock);
+  return listed && built;
+}
+
+/* CL_INVALID_KERNEL_ARGS if an argument is unset; later in the list of
+ * errors, CL_MISALIGNED_SUB_BUFFER_OFFSET for a sub-buffer the device
+ * cannot address, CL_OUT_OF_RESOURCES if the kernel's local memory and
+ * its local arguments exceed the device's. */
+static cl_int check_args(cl_kernel kernel, cl_device_id device) {
+  cl_int error = CL_SUCCESS;
+  uint64_t local_memory = kernel->mux_kernel->local_memory_size;
+  pthread_mutex_lock(&kernel->lock);
+  for (cl_uint i = 0; i < kernel->signature->num_args; i++) {
+    const clx_kernel_arg *arg = &kernel->args[i];
+    if (!arg->set) {
+      error = CL_INVALID_KERNEL_ARGS;
+      break;
+    }
+    if (arg->mem && arg->mem->parent &&
+        arg->mem->type == CL_MEM_OBJECT_BUFFER &&
+        !clx_mem_origin_aligned(device, arg->mem->origin)) {
+      error = CL_MISALIGNED_SUB_BUFFER_OFFSET;
+    }
+    if (arg->descriptor.type == mux_descriptor_info_type_shared_local_buffer) {
+      local_memory += arg->descriptor.shared_local_buffer_descriptor.size;
+    }
+  }
+  pthread_mutex_unlock(&kernel->lock);
+  if (error == CL_SUCCESS &&
+      local_memory > device->info->shared_local_memory_size) {
+    error = CL_OUT_OF_RESOURCES;
+  }
+  return error;
+}
+
+/* Mux refuses a recorded NDRange for want of memory (local memory above
+ * all) or, having passed the checks here, for nothing the user can fix. */
+static cl_int mux_error_to_cl(mux_result_t result) {
+  return result == mux_success ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+}
+
+/* Records the NDRange: a snapshot of the descriptors (Mux copies them at
+ * record time) and a hold on the kernel and every memory argument. */
+static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
+                             cl_uint work_dim, const size_t *offset,
+                             const size_t *global, const size_t local[3]) {
+  cl_uint num_args = kernel->signature->num_args;
+  mux_descriptor_info_t *descriptors =
+      num_args ? malloc(num_args * sizeof *descriptors) : NULL;
+  if (num_args && !descriptors) return CL_OUT_OF_HOST_MEMORY;
+  mux_ndrange_options_t options = {0};
+  options.descriptors = descriptors;
+  options.descriptors_length = num_args;
+  memcpy(options.local_size, local, sizeof options.local_size);
+  options.global_offset = offset;
+  options.global_size = global;
+  options.length = work_dim;
+
+  pthread_mutex_lock(&kernel->lock);
+  for (cl_uint i = 0; i < num_args; i++) {
+    descriptors[i] = kernel->args[i].descriptor;
+  }
+  mux_result_t result = muxCommandNDRange(
+      enqueue->command_buffer, kernel->mux_kernel, options, 0, NULL, NULL);
+  if (result == mux_success) {
+    clx_enqueue_hold(enqueue, CLX_OBJ(kernel));
+    for (cl_uint i = 0; i < num_args; i++) {
+      if (kernel->args[i].mem) {
+        clx_enqueue_hold(enqueue, CLX_OBJ(kernel->args[i].mem));
+      }
+    }
+  }
+  pthread_mutex_unlock(&kernel->lock);
+  free(descriptors);
+  return mux_error_to_cl(result);
+}
+
+static cl_int enqueue_ndrange(cl_command_queue queue, cl_kernel kernel,
+                              cl_command_type type, cl_uint work_dim,
+                              const size_t *global_work_offset,
+                              const size_t *global_work_size,
+                              const size_t *local_work_size,
+                              cl_uint num_events_in_wait_list,
+                              const cl_event *event_wait_list,
+                              cl_event *event) {
+  if (!clx_valid(queue, clx_kind_command_queue)) {
+    return CL_INVALID_COMMAND_QUEUE;
+  }
+  if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;
+  if (queue->context != kernel->program->context) return CL_INVALID_CONTEXT;
+  if (!program_built_for(kernel->program, queue->device)) {
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  }
+  cl_int error = check_args(kernel, queue->device);
+  if (error == CL_INVALID_KERNEL_ARGS) return error;
+  size_t local[3];
+  cl_int size_error =
+      check_sizes(queue->device, work_dim, global_work_offset,
+                  global_work_size, local_work_size, local);
+  if (size_error != CL_SUCCESS) return size_error;
+  if ((num_events_in_wait_list == 0) != (event_wait_list == NULL)) {
+    return CL_INVALID_EVENT_WAIT_LIST;
+  }
+  if (error != CL_SUCCESS) return error; /* misaligned, or no local memory */
+
+  size_t offset[3] = {0, 0, 0};
+  size_t global[3] = {1, 1, 1};
+  for (cl_uint d = 0; d < work_dim; d++) {
+    global[d] = global_work_size[d];
+    if (global_work_offset) offset[d] = global_work_offset[d];
+  }
+  clx_enqueue enqueue;
+  error = clx_enqueue_begin(queue, type, num_events_in_wait_list,
+                            event_wait_list, &enqueue);
+  if (error != CL_SUCCESS) return error;
+  error = record_ndrange(&enqueue, kernel, work_dim, offset, global, local);
+  if (error != CL_SUCCESS) return clx_enqueue_abort(&enqueue, error);
+  return clx_enqueue_end(&enqueue, event, false);
+}
 
 cl_int CL_API_CALL clEnqueueNDRangeKernel(
     cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
     const size_t *global_work_offset, const size_t *global_work_size,
     const size_t *local_work_size, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
-  (void)command_queue;
-  (void)kernel;
-  (void)work_dim;
-  (void)global_work_offset;
-  (void)global_work_size;
-  (void)local_work_size;
-  (void)num_events_in_wait_list;
-  (void)event_wait_list;
-  (void)event;
-  return CL_INVALID_OPERATION;
-}
-
-cl_int CL_API_CALL clEnqueueNativeKernel(
-    cl_command_queue command_queue, void(CL_CALLBACK *user_func)(void *),
-    void *args, size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list,
-    const void **args_mem_loc, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
-  (void)command_queue;
-  (void)user_func;
-  (void)args;
-  (void)cb_args;
-  (void)num_mem_objects;
-  (void)mem_list;
-  (void)args_mem_loc;
-  (void)num_events_in_wait_list;
-  (void)event_wait_list;
-  (void)event;
-  return CL_INVALID_OPERATION;
+  return enqueue_ndrange(command_queue, kernel, CL_COMMAND_NDRANGE_KERNEL,
+                         work_dim, global_work_offset, global_work_size,
+                         local_work_size, num_events_in_wait_list,
+                         event_wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,
@@ -41,10 +245,105 @@ cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,
                                  cl_uint num_events_in_wait_list,
                                  const cl_event *event_wait_list,
                                  cl_event *event) {
-  (void)command_queue;
-  (void)kernel;
-  (void)num_events_in_wait_list;
-  (void)event_wait_list;
-  (void)event;
-  return CL_INVALID_OPERATION;
+  static const size_t one[1] = {1};
+  return enqueue_ndrange(command_queue, kernel, CL_COMMAND_TASK, 1, NULL, one,
+                         one, num_events_in_wait_list, event_wait_list, event);
+}
+
+/* ---- Native kernels --------------------------------------------------------*/
+
+typedef struct native_call {
+  void(CL_CALLBACK *user_func)(void *);
+  void *args; /* the copy, with memory objects replaced by host addresses */
+} native_call;
+
+static void native_run(mux_queue_t queue, mux_command_buffer_t command_buffer,
+                       void *const user_data) {
+  (void)queue;
+  (void)command_buffer;
+  native_call *call = user_data;
+  call->user_func(call->args);
+}
+
+static void native_free(void *data, cl_int status) {
+  (void)status;
+  native_call *call = data;
+  free(call->args);
+  free(call);
+}
+
+cl_int CL_API_CALL clEnqueueNativeKernel(
+    cl_command_queue command_queue, void(CL_CALLBACK *user_func)(void *),
+    void *args, size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list,
+    const void **args_mem_loc, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
+  if (!clx_valid(command_queue, clx_kind_command_queue)) {
+    return CL_INVALID_COMMAND_QUEUE;
+  }
+  if (!user_func) return CL_INVALID_VALUE;
+  if ((args == NULL) != (cb_args == 0)) return CL_INVALID_VALUE;
+  if (num_mem_objects > 0 && (!args || !mem_list || !args_mem_loc)) {
+    return CL_INVALID_VALUE;
+  }
+  if (num_mem_objects == 0 && (mem_list || args_mem_loc)) {
+    return CL_INVALID_VALUE;
+  }
+  for (cl_uint i = 0; i < num_mem_objects; i++) {
+    if (!clx_valid(mem_list[i], clx_kind_mem)) return CL_INVALID_MEM_OBJECT;
+    if (mem_list[i]->context != command_queue->context) {
+      return CL_INVALID_CONTEXT;
+    }
+    /* Each slot to patch must lie inside the argument block. */
+    const char *slot = args_mem_loc[i];
+    if (!slot || slot < (const char *)args ||
+        cb_args < sizeof(void *) ||
+        (size_t)(slot - (const char *)args) > cb_args - sizeof(void *)) {
+      return CL_INVALID_VALUE;
+    }
+  }
+  if ((num_events_in_wait_list == 0) != (event_wait_list == NULL)) {
+    return CL_INVALID_EVENT_WAIT_LIST;
+  }
+
+  native_call *call = calloc(1, sizeof *call);
+  void *copy = cb_args ? malloc(cb_args) : NULL;
+  if (!call || (cb_args && !copy)) {
+    free(call);
+    free(copy);
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  if (cb_args) memcpy(copy, args, cb_args);
+  for (cl_uint i = 0; i < num_mem_objects; i++) {
+    size_t at = (size_t)((const char *)args_mem_loc[i] - (const char *)args);
+    void *address = mem_list[i]->data;
+    memcpy((char *)copy + at, &address, sizeof address);
+  }
+  call->user_func = user_func;
+  call->args = copy;
+
+  clx_enqueue enqueue;
+  cl_int error =
+      clx_enqueue_begin(command_queue, CL_COMMAND_NATIVE_KERNEL,
+                        num_events_in_wait_list, event_wait_list, &enqueue);
+  if (error != CL_SUCCESS) {
+    native_free(call, error);
+    return error;
+  }
+  /* The hook first: an aborted command drops its hooks, but a recorded
+   * callback would stay in the command buffer. */
+  error = clx_enqueue_on_complete(&enqueue, native_free, call);
+  if (error == CL_SUCCESS &&
+      muxCommandUserCallback(enqueue.command_buffer, native_run, call, 0,
+                             NULL, NULL) != mux_success) {
+    error = CL_OUT_OF_RESOURCES;
+  }
+  if (error != CL_SUCCESS) {
+    clx_enqueue_abort(&enqueue, error);
+    native_free(call, error);
+    return error;
+  }
+  for (cl_uint i = 0; i < num_mem_objects; i++) {
+    clx_enqueue_hold(&enqueue, CLX_OBJ(mem_list[i]));
+  }
+  return clx_enqueue_end(&enqueue, event, false);
 }
