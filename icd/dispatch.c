@@ -3,6 +3,11 @@
  */
 #include "../source/cl/clx.h"
 
+/* icd.c: the hidden versions of the exported ICD entry points. */
+void *CL_API_CALL clx_icd_extension_function(const char *func_name);
+void *CL_API_CALL clx_icd_extension_function_for_platform(
+    cl_platform_id platform, const char *func_name);
+
 const struct _cl_icd_dispatch clx_dispatch = {
     .clGetPlatformIDs = clGetPlatformIDs,
     .clGetPlatformInfo = clGetPlatformInfo,
@@ -91,7 +96,8 @@ const struct _cl_icd_dispatch clx_dispatch = {
     .clEnqueueNDRangeKernel = clEnqueueNDRangeKernel,
     .clEnqueueNativeKernel = clEnqueueNativeKernel,
     .clEnqueueTask = clEnqueueTask,
-    .clGetExtensionFunctionAddress = clGetExtensionFunctionAddress,
+    /* The hidden versions: the exported names may bind to the loader's. */
+    .clGetExtensionFunctionAddress = clx_icd_extension_function,
     .clGetExtensionFunctionAddressForPlatform =
-        clGetExtensionFunctionAddressForPlatform,
+        clx_icd_extension_function_for_platform,
 };
