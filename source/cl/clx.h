@@ -348,4 +348,56 @@ struct _cl_kernel {
   clx_kernel_arg *args;
 };
 
+/* ---- buffers: what memory objects share (mem.c) ------------------------ */
+
+/* CL_INVALID_VALUE unless `flags` is a valid set for clCreateBuffer and
+ * clCreateImage: known bits, at most one of READ_WRITE/WRITE_ONLY/READ_ONLY,
+ * USE_HOST_PTR without ALLOC_HOST_PTR or COPY_HOST_PTR, at most one of
+ * HOST_WRITE_ONLY/HOST_READ_ONLY/HOST_NO_ACCESS. */
+cl_int clx_mem_check_flags(cl_mem_flags flags);
+/* CL_INVALID_HOST_PTR unless host_ptr is given exactly when USE_HOST_PTR or
+ * COPY_HOST_PTR is. */
+cl_int clx_mem_check_host_ptr(cl_mem_flags flags, const void *host_ptr);
+/* Checks the context, flags and host_ptr (in that order; callers with other
+ * checks between them make those first), then makes the object's header:
+ * one user reference, the context held, flags with CL_MEM_READ_WRITE added
+ * when no access flag is given, the common destroy. Storage is the caller's
+ * (clx_mem_allocate, or a parent's memory). NULL with *errcode set on
+ * error; once created, undo with clx_release(CLX_OBJ(mem)). The common
+ * destroy runs the destructor callbacks (newest first), then frees
+ * mux_buffer, mux_image and mux_memory (if set), unholds parent and
+ * context. */
+cl_mem clx_mem_create(cl_context context, cl_mem_object_type type,
+                      cl_mem_flags flags, size_t size, void *host_ptr,
+                      cl_int *errcode);
+/* Gives `mem` mem->size bytes of storage in mux_memory and data: the user's
+ * memory itself with USE_HOST_PTR (zero-copy), else fresh host-visible
+ * coherent memory aligned to the device's base address alignment, filled
+ * from host_ptr with COPY_HOST_PTR. CL_MEM_OBJECT_ALLOCATION_FAILURE. */
+cl_int clx_mem_allocate(cl_mem mem);
+/* The Mux device a context's memory objects live on. */
+mux_device_t clx_mem_mux_device(cl_context context);
+/* Whether a sub-buffer `origin` meets the device's
+ * CL_DEVICE_MEM_BASE_ADDR_ALIGN (as clGetDeviceInfo reports it). */
+bool clx_mem_origin_aligned(cl_device_id device, size_t origin);
+/* Host-access flags (CL_MEM_HOST_*): may the host read / write `mem`
+ * through enqueued reads, writes and maps? */
+bool clx_mem_host_can_read(cl_mem mem);
+bool clx_mem_host_can_write(cl_mem mem);
+/* clEnqueueMap*: CL_INVALID_VALUE for bad map_flags, CL_INVALID_OPERATION
+ * when mem's host-access flags forbid them. */
+cl_int clx_mem_check_map(cl_mem mem, cl_map_flags map_flags);
+/* Live mappings: add counts one in CL_MEM_MAP_COUNT (the same pointer may
+ * be mapped more than once); remove takes one back and returns false if
+ * `pointer` is not a live mapping of `mem`. */
+cl_int clx_mem_add_mapping(cl_mem mem, void *pointer, cl_map_flags flags);
+bool clx_mem_remove_mapping(cl_mem mem, void *pointer);
+
+/* ---- images: image helpers (image.c) ------------------------------------- */
+
+/* Bytes per pixel of a valid OpenCL 1.2 order/type pair, 0 if invalid. */
+size_t clx_image_element_size(const cl_image_format *format);
+/* Whether `mem` is a live image object (any of the six image types). */
+bool clx_is_image(cl_mem mem);
+
 #endif /* CLMUX_CL_CLX_H */
