@@ -1,25 +1,644 @@
-/* clmux OpenCL front-end: command queue. */
-#include "clx.h"
+/* clmux OpenCL front-end: command queues and the batch engine.
+ *
+ * A batch is one Mux command buffer with consecutive commands of a queue,
+ * their events, the objects they hold and their completion hooks. Life of a
+ * batch: open (recording, queue->open) -> closed (finalized, on the pending
+ * list until its gates open: the events it waits on and the guard held while
+ * it records) -> dispatched (muxDispatch, waiting on the semaphore of the
+ * queue's previous dispatch) -> done (the dispatch callback completed its
+ * events) -> reused once its fence shows that Mux has finished with it (the
+ * semaphore is signalled after the callback returns, so not before).
+ *
+ * Locks: queue->lock (recording) may be taken before engine->lock
+ * (pending list, dispatch, reuse), never after. Event statuses are completed
+ * without any of our locks held: their hooks start other queues' batches. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+/* Commands per batch: profiling queries use one slot each. */
+#define CLX_BATCH_COMMANDS 64u
+/* Finished batches a queue keeps for reuse. */
+#define CLX_BATCH_CACHE 4u
+
+typedef struct clx_batch_event {
+  cl_event event;
+  uint32_t slot; /* its profiling query */
+} clx_batch_event;
+
+typedef struct clx_batch_hook {
+  void (*fn)(void *data, cl_int status);
+  void *data;
+} clx_batch_hook;
+
+struct clx_batch {
+  clx_batch *next;        /* on the pending or the done list */
+  cl_command_queue queue; /* held while the batch is in use */
+  mux_command_buffer_t command_buffer;
+  mux_semaphore_t semaphore;
+  mux_fence_t fence;
+  mux_query_pool_t query_pool; /* profiling queues */
+  bool profiling;
+  bool single; /* closes after the current command (it has a wait list) */
+  uint32_t commands;
+  clx_batch_event *events;
+  size_t num_events, cap_events;
+  clx_object **holds;
+  size_t num_holds, cap_holds;
+  clx_batch_hook *hooks;
+  size_t num_hooks, cap_hooks;
+  /* Events still awaited, plus one while recording. */
+  atomic_uint gates;
+  /* CL_COMPLETE, or the error that an awaited event failed with. */
+  atomic_int gate_status;
+  /* Where the current command's hooks start (for abort). */
+  size_t mark_hooks;
+};
+
+struct clx_queue_engine {
+  pthread_mutex_t lock;
+  pthread_cond_t progress;
+  clx_batch *pending_head, *pending_tail; /* closed, not yet dispatched */
+  clx_batch *chain_tail; /* the latest dispatch: the next one waits on it */
+  clx_batch *done;       /* finished, possibly still inside Mux */
+  uint64_t closed;
+  _Atomic uint64_t completed; /* written under the lock, polled without */
+};
+
+static mux_queue_t mux_queue_of(cl_command_queue queue) {
+  return queue->device->mux_queue;
+}
+
+/* ---- Batch storage ------------------------------------------------------- */
+
+/* Only for a batch Mux is done with (fence signalled) or never had. */
+static void batch_free(cl_command_queue queue, clx_batch *batch) {
+  mux_device_t device = queue->device->mux_device;
+  if (batch->fence) muxDestroyFence(device, batch->fence, clx_allocator);
+  if (batch->command_buffer) {
+    muxDestroyCommandBuffer(device, batch->command_buffer, clx_allocator);
+  }
+  if (batch->semaphore) {
+    muxDestroySemaphore(device, batch->semaphore, clx_allocator);
+  }
+  if (batch->query_pool) {
+    muxDestroyQueryPool(mux_queue_of(queue), batch->query_pool, clx_allocator);
+  }
+  free(batch->events);
+  free(batch->holds);
+  free(batch->hooks);
+  free(batch);
+}
+
+static clx_batch *batch_new(cl_command_queue queue) {
+  mux_device_t device = queue->device->mux_device;
+  clx_batch *batch = calloc(1, sizeof(*batch));
+  if (!batch) return NULL;
+  if (muxCreateCommandBuffer(device, NULL, clx_allocator,
+                             &batch->command_buffer) != mux_success ||
+      muxCreateSemaphore(device, clx_allocator, &batch->semaphore) !=
+          mux_success ||
+      muxCreateFence(device, clx_allocator, &batch->fence) != mux_success) {
+    batch_free(queue, batch);
+    return NULL;
+  }
+  return batch;
+}
+
+static bool fence_signalled(cl_command_queue queue, mux_fence_t fence) {
+  return !fence ||
+         muxTryWait(mux_queue_of(queue), 0, fence) != mux_fence_not_ready;
+}
+
+/* A finished batch Mux no longer uses, or a new one; trims the cache. */
+static clx_batch *batch_acquire(cl_command_queue queue) {
+  struct clx_queue_engine *engine = queue->engine;
+  clx_batch *reuse = NULL, *extra = NULL;
+  unsigned kept = 0;
+  pthread_mutex_lock(&engine->lock);
+  clx_batch **link = &engine->done;
+  while (*link) {
+    clx_batch *batch = *link;
+    if (!fence_signalled(queue, batch->fence)) {
+      link = &batch->next;
+      continue;
+    }
+    /* Its semaphore is signalled: nothing needs to wait on it any more. */
+    if (engine->chain_tail == batch) engine->chain_tail = NULL;
+    if (!reuse || kept >= CLX_BATCH_CACHE) {
+      *link = batch->next;
+      if (!reuse) {
+        reuse = batch;
+      } else {
+        batch->next = extra;
+        extra = batch;
+      }
+      continue;
+    }
+    kept++;
+    link = &batch->next;
+  }
+  pthread_mutex_unlock(&engine->lock);
+  while (extra) {
+    clx_batch *next = extra->next;
+    batch_free(queue, extra);
+    extra = next;
+  }
+  if (reuse) {
+    if (muxResetCommandBuffer(reuse->command_buffer) != mux_success ||
+        muxResetSemaphore(reuse->semaphore) != mux_success ||
+        muxResetFence(reuse->fence) != mux_success) {
+      batch_free(queue, reuse);
+      reuse = NULL;
+    }
+  }
+  return reuse ? reuse : batch_new(queue);
+}
+
+/* ---- Batch life ---------------------------------------------------------- */
+
+static void engine_pump(cl_command_queue queue);
+
+/* Recorded before each command's own (runs on a Mux executor thread). */
+static void command_started(mux_queue_t mux_queue,
+                            mux_command_buffer_t command_buffer,
+                            void *const event) {
+  (void)mux_queue;
+  (void)command_buffer;
+  clx_event_set_status(event, CL_RUNNING);
+}
+
+/* Opens a batch to record into (queue->lock held). */
+static cl_int batch_open(cl_command_queue queue) {
+  clx_batch *batch = batch_acquire(queue);
+  if (!batch) return CL_OUT_OF_RESOURCES;
+  batch->profiling = (queue->properties & CL_QUEUE_PROFILING_ENABLE) != 0;
+  if (batch->profiling && !batch->query_pool &&
+      muxCreateQueryPool(mux_queue_of(queue), mux_query_type_duration,
+                         CLX_BATCH_COMMANDS, NULL, clx_allocator,
+                         &batch->query_pool) != mux_success) {
+    batch_free(queue, batch);
+    return CL_OUT_OF_RESOURCES;
+  }
+  batch->next = NULL;
+  batch->single = false;
+  batch->commands = 0;
+  batch->num_events = batch->num_holds = batch->num_hooks = 0;
+  atomic_store(&batch->gates, 1);
+  atomic_store(&batch->gate_status, CL_COMPLETE);
+  batch->queue = queue;
+  clx_hold(CLX_OBJ(queue));
+  queue->open = batch;
+  return CL_SUCCESS;
+}
+
+static void batch_gate_done(clx_batch *batch, cl_int status) {
+  if (status < 0) {
+    atomic_store(&batch->gate_status,
+                 CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  }
+  /* Once the last gate opens, another thread's pump may dispatch and
+   * finish the batch, dropping its hold on the queue: keep our own. */
+  cl_command_queue queue = batch->queue;
+  clx_hold(CLX_OBJ(queue));
+  if (atomic_fetch_sub(&batch->gates, 1) == 1) engine_pump(queue);
+  clx_unhold(CLX_OBJ(queue));
+}
+
+static void gate_hook(cl_event event, cl_int status, void *data) {
+  (void)event;
+  batch_gate_done(data, status);
+}
+
+/* Closes the open batch (queue->lock held): on to the pending list, and
+ * dispatched as soon as its gates allow. */
+static void batch_close(cl_command_queue queue) {
+  clx_batch *batch = queue->open;
+  if (!batch) return;
+  queue->open = NULL;
+  muxFinalizeCommandBuffer(batch->command_buffer);
+  struct clx_queue_engine *engine = queue->engine;
+  pthread_mutex_lock(&engine->lock);
+  engine->closed++;
+  if (engine->pending_tail) {
+    engine->pending_tail->next = batch;
+  } else {
+    engine->pending_head = batch;
+  }
+  engine->pending_tail = batch;
+  pthread_mutex_unlock(&engine->lock);
+  batch_gate_done(batch, CL_COMPLETE); /* the recording guard */
+}
+
+/* Completes a finished batch: hooks, profiling, events, holds. Runs on a
+ * Mux executor thread (the dispatch callback) without locks. */
+static void batch_finished(mux_command_buffer_t command_buffer,
+                           mux_result_t error, void *const data) {
+  (void)command_buffer;
+  clx_batch *batch = data;
+  cl_command_queue queue = batch->queue;
+  cl_int status = atomic_load(&batch->gate_status);
+  if (status == CL_COMPLETE && error != mux_success) {
+    status = CL_OUT_OF_RESOURCES;
+  }
+  if (status == CL_COMPLETE && batch->profiling && batch->commands) {
+    struct mux_query_duration_result_s times[CLX_BATCH_COMMANDS];
+    if (muxGetQueryPoolResults(mux_queue_of(queue), batch->query_pool, 0,
+                               batch->commands, sizeof(times), times,
+                               sizeof(times[0])) == mux_success) {
+      for (size_t i = 0; i < batch->num_events; i++) {
+        cl_event event = batch->events[i].event;
+        const struct mux_query_duration_result_s *time =
+            &times[batch->events[i].slot];
+        pthread_mutex_lock(&event->lock);
+        cl_ulong submit = event->profiling[1];
+        cl_ulong start = time->start > submit ? time->start : submit;
+        cl_ulong end = time->end > start ? time->end : start;
+        event->profiling[2] = start;
+        event->profiling[3] = end;
+        pthread_mutex_unlock(&event->lock);
+      }
+    }
+  }
+  for (size_t i = 0; i < batch->num_hooks; i++) {
+    batch->hooks[i].fn(batch->hooks[i].data, status);
+  }
+  for (size_t i = 0; i < batch->num_events; i++) {
+    clx_event_set_status(batch->events[i].event, status);
+  }
+  for (size_t i = 0; i < batch->num_events; i++) {
+    clx_unhold(CLX_OBJ(batch->events[i].event));
+  }
+  for (size_t i = 0; i < batch->num_holds; i++) clx_unhold(batch->holds[i]);
+  batch->num_events = batch->num_holds = batch->num_hooks = 0;
+
+  struct clx_queue_engine *engine = queue->engine;
+  pthread_mutex_lock(&engine->lock);
+  batch->next = engine->done;
+  engine->done = batch;
+  atomic_fetch_add(&engine->completed, 1);
+  pthread_cond_broadcast(&engine->progress);
+  pthread_mutex_unlock(&engine->lock);
+  clx_unhold(CLX_OBJ(queue)); /* may free the queue (on the callback thread) */
+}
+
+static void batch_dispatch_failed(void *data) {
+  batch_finished(NULL, mux_error_failure, data);
+}
+
+/* Dispatches the pending batches whose gates are open, in order. */
+static void engine_pump(cl_command_queue queue) {
+  struct clx_queue_engine *engine = queue->engine;
+  pthread_mutex_lock(&engine->lock);
+  while (engine->pending_head &&
+         atomic_load(&engine->pending_head->gates) == 0) {
+    clx_batch *batch = engine->pending_head;
+    engine->pending_head = batch->next;
+    if (!engine->pending_head) engine->pending_tail = NULL;
+    batch->next = NULL;
+    if (atomic_load(&batch->gate_status) < 0) {
+      /* Its commands must not run, but the chain must go on. */
+      muxResetCommandBuffer(batch->command_buffer);
+      muxFinalizeCommandBuffer(batch->command_buffer);
+    } else {
+      for (size_t i = 0; i < batch->num_events; i++) {
+        clx_event_set_status(batch->events[i].event, CL_SUBMITTED);
+      }
+    }
+    clx_batch *previous = engine->chain_tail;
+    mux_result_t result =
+        muxDispatch(mux_queue_of(queue), batch->command_buffer, batch->fence,
+                    previous ? &previous->semaphore : NULL, previous ? 1 : 0,
+                    &batch->semaphore, 1, batch_finished, batch);
+    if (result == mux_success) {
+      engine->chain_tail = batch;
+    } else {
+      /* Never dispatched: its fence must still read as signalled for
+       * reuse, so this batch is freed rather than cached. */
+      muxDestroyFence(queue->device->mux_device, batch->fence, clx_allocator);
+      batch->fence = NULL;
+      clx_defer(batch_dispatch_failed, batch);
+    }
+  }
+  pthread_mutex_unlock(&engine->lock);
+}
+
+/* ---- The interface of clx.h ---------------------------------------------- */
+
+static bool grow(void **array, size_t *capacity, size_t count, size_t size) {
+  if (count < *capacity) return true;
+  size_t wanted = *capacity ? *capacity * 2 : 8;
+  void *grown = realloc(*array, wanted * size);
+  if (!grown) return false;
+  *array = grown;
+  *capacity = wanted;
+  return true;
+}
+
+/* Whether the command must wait for `event` on the host: same-queue events
+ * are ordered by the queue itself, unless they already failed. */
+static bool needs_gate(cl_command_queue queue, cl_event event) {
+  cl_int status = atomic_load(&event->status);
+  if (status == CL_COMPLETE) return false;
+  return event->queue != queue || status < 0;
+}
+
+cl_int clx_enqueue_begin(cl_command_queue queue, cl_command_type type,
+                         cl_uint num_events_in_wait_list,
+                         const cl_event *event_wait_list, clx_enqueue *out) {
+  if (!clx_valid(queue, clx_kind_command_queue)) {
+    return CL_INVALID_COMMAND_QUEUE;
+  }
+  if ((num_events_in_wait_list == 0) != (event_wait_list == NULL)) {
+    return CL_INVALID_EVENT_WAIT_LIST;
+  }
+  for (cl_uint i = 0; i < num_events_in_wait_list; i++) {
+    if (!clx_valid(event_wait_list[i], clx_kind_event)) {
+      return CL_INVALID_EVENT_WAIT_LIST;
+    }
+  }
+  for (cl_uint i = 0; i < num_events_in_wait_list; i++) {
+    if (event_wait_list[i]->context != queue->context) {
+      return CL_INVALID_CONTEXT;
+    }
+  }
+  bool gated = false;
+  for (cl_uint i = 0; i < num_events_in_wait_list; i++) {
+    cl_event event = event_wait_list[i];
+    if (needs_gate(queue, event)) {
+      gated = true;
+      /* Another queue's command must be on its way, or we wait forever;
+       * flushed before taking our lock (queue locks never nest). */
+      if (event->queue && event->queue != queue) {
+        clx_queue_flush(event->queue);
+      }
+    }
+  }
+  cl_event event = clx_event_create(queue->context, queue, type);
+  if (!event) return CL_OUT_OF_HOST_MEMORY;
+
+  pthread_mutex_lock(&queue->lock);
+  cl_int error = CL_SUCCESS;
+  /* A command with a wait list gets a batch of its own, so that only it
+   * fails if an awaited event fails. */
+  if (queue->open && (gated || queue->open->commands >= CLX_BATCH_COMMANDS)) {
+    batch_close(queue);
+  }
+  if (!queue->open) error = batch_open(queue);
+  clx_batch *batch = queue->open;
+  if (error == CL_SUCCESS && !grow((void **)&batch->events, &batch->cap_events,
+                                   batch->num_events, sizeof(*batch->events))) {
+    error = CL_OUT_OF_HOST_MEMORY;
+  }
+  if (error == CL_SUCCESS && batch->profiling &&
+      muxCommandBeginQuery(batch->command_buffer, batch->query_pool,
+                           batch->commands, 1, 0, NULL, NULL) != mux_success) {
+    error = CL_OUT_OF_RESOURCES;
+  }
+  if (error == CL_SUCCESS &&
+      muxCommandUserCallback(batch->command_buffer, command_started, event, 0,
+                             NULL, NULL) != mux_success) {
+    error = CL_OUT_OF_RESOURCES;
+  }
+  if (error != CL_SUCCESS) {
+    pthread_mutex_unlock(&queue->lock);
+    clx_release(CLX_OBJ(event));
+    return error;
+  }
+  if (gated) {
+    batch->single = true;
+    for (cl_uint i = 0; i < num_events_in_wait_list; i++) {
+      if (needs_gate(queue, event_wait_list[i])) {
+        atomic_fetch_add(&batch->gates, 1);
+        clx_event_on_complete(event_wait_list[i], gate_hook, batch);
+      }
+    }
+  }
+  clx_hold(CLX_OBJ(event)); /* the batch's */
+  batch->events[batch->num_events].event = event;
+  batch->events[batch->num_events].slot = batch->commands;
+  batch->num_events++;
+  batch->commands++;
+  batch->mark_hooks = batch->num_hooks;
+
+  out->queue = queue;
+  out->command_buffer = batch->command_buffer;
+  out->event = event;
+  out->batch = batch;
+  return CL_SUCCESS;
+}
+
+void clx_enqueue_hold(clx_enqueue *enqueue, clx_object *object) {
+  clx_batch *batch = enqueue->batch;
+  /* Out of memory here would be fatal anyway: holding nothing then. */
+  if (!grow((void **)&batch->holds, &batch->cap_holds, batch->num_holds,
+            sizeof(*batch->holds))) {
+    return;
+  }
+  clx_hold(object);
+  batch->holds[batch->num_holds++] = object;
+}
+
+cl_int clx_enqueue_on_complete(clx_enqueue *enqueue,
+                               void (*fn)(void *data, cl_int status),
+                               void *data) {
+  clx_batch *batch = enqueue->batch;
+  if (!grow((void **)&batch->hooks, &batch->cap_hooks, batch->num_hooks,
+            sizeof(*batch->hooks))) {
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  batch->hooks[batch->num_hooks].fn = fn;
+  batch->hooks[batch->num_hooks].data = data;
+  batch->num_hooks++;
+  return CL_SUCCESS;
+}
+
+cl_int clx_enqueue_end(clx_enqueue *enqueue, cl_event *event, bool blocking) {
+  cl_command_queue queue = enqueue->queue;
+  clx_batch *batch = enqueue->batch;
+  cl_event command = enqueue->event;
+  if (batch->profiling) {
+    muxCommandEndQuery(batch->command_buffer, batch->query_pool,
+                       batch->events[batch->num_events - 1].slot, 1, 0, NULL,
+                       NULL);
+  }
+  clx_hold(CLX_OBJ(command));
+  cl_event previous = queue->last_event;
+  queue->last_event = command;
+  if (batch->single || batch->commands >= CLX_BATCH_COMMANDS) {
+    batch_close(queue);
+  }
+  if (event) {
+    *event = command; /* the user's reference */
+  } else {
+    clx_release(CLX_OBJ(command));
+  }
+  if (!blocking) {
+    pthread_mutex_unlock(&queue->lock);
+    if (previous) clx_unhold(CLX_OBJ(previous));
+    return CL_SUCCESS;
+  }
+  clx_hold(CLX_OBJ(command));
+  batch_close(queue);
+  pthread_mutex_unlock(&queue->lock);
+  if (previous) clx_unhold(CLX_OBJ(previous));
+  cl_int status = clx_event_wait(command);
+  clx_unhold(CLX_OBJ(command));
+  return status < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
+}
+
+cl_int clx_enqueue_abort(clx_enqueue *enqueue, cl_int error) {
+  cl_command_queue queue = enqueue->queue;
+  clx_batch *batch = enqueue->batch;
+  /* Mux commands cannot be taken out of a command buffer: whatever the
+   * command recorded before failing (and our RUNNING callback on its event)
+   * still runs with the batch, so its holds and its event stay with the
+   * batch until then. Its hooks go: the caller cleans up itself. */
+  batch->num_hooks = batch->mark_hooks;
+  if (batch->single) batch_close(queue);
+  pthread_mutex_unlock(&queue->lock);
+  clx_release(CLX_OBJ(enqueue->event)); /* nobody will see it */
+  return error;
+}
+
+cl_int clx_queue_flush(cl_command_queue queue) {
+  pthread_mutex_lock(&queue->lock);
+  batch_close(queue);
+  pthread_mutex_unlock(&queue->lock);
+  return CL_SUCCESS;
+}
+
+struct finish_wait {
+  struct clx_queue_engine *engine;
+  uint64_t target;
+};
+
+static bool finished(void *data) {
+  struct finish_wait *wait = data;
+  return atomic_load(&wait->engine->completed) >= wait->target;
+}
+
+cl_int clx_queue_finish(cl_command_queue queue) {
+  clx_queue_flush(queue);
+  struct clx_queue_engine *engine = queue->engine;
+  pthread_mutex_lock(&engine->lock);
+  uint64_t target = engine->closed;
+  pthread_mutex_unlock(&engine->lock);
+  struct finish_wait wait = {engine, target};
+  clx_spin_until(finished, &wait);
+  pthread_mutex_lock(&engine->lock);
+  while (atomic_load(&engine->completed) < target) {
+    pthread_cond_wait(&engine->progress, &engine->lock);
+  }
+  pthread_mutex_unlock(&engine->lock);
+  return CL_SUCCESS;
+}
+
+/* ---- Queue objects ------------------------------------------------------- */
+
+/* On the callback thread: waits for Mux to let go of the batches. */
+static void queue_free(void *data) {
+  cl_command_queue queue = data;
+  struct clx_queue_engine *engine = queue->engine;
+  while (engine->done) {
+    clx_batch *next = engine->done->next;
+    if (engine->done->fence) muxWait(mux_queue_of(queue), engine->done->fence);
+    batch_free(queue, engine->done);
+    engine->done = next;
+  }
+  pthread_cond_destroy(&engine->progress);
+  pthread_mutex_destroy(&engine->lock);
+  free(engine);
+  pthread_mutex_destroy(&queue->lock);
+  clx_unhold(CLX_OBJ(queue->device));
+  clx_unhold(CLX_OBJ(queue->context));
+  free(queue);
+}
+
+/* The last hold may go inside a dispatch callback of this very queue. */
+static void queue_destroy(clx_object *object) { clx_defer(queue_free, object); }
+
+static const cl_command_queue_properties clx_queue_properties_known =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+
+static cl_int check_properties(cl_device_id device,
+                               cl_command_queue_properties properties) {
+  if (properties & ~clx_queue_properties_known) return CL_INVALID_VALUE;
+  cl_command_queue_properties supported = 0;
+  if (clGetDeviceInfo(device, CL_DEVICE_QUEUE_PROPERTIES, sizeof(supported),
+                      &supported, NULL) != CL_SUCCESS) {
+    supported = clx_queue_properties_known;
+  }
+  return (properties & ~supported) ? CL_INVALID_QUEUE_PROPERTIES : CL_SUCCESS;
+}
 
 cl_command_queue CL_API_CALL clCreateCommandQueue(
     cl_context context, cl_device_id device,
     cl_command_queue_properties properties, cl_int *errcode_ret) {
-  (void)context;
-  (void)device;
-  (void)properties;
-  (void)errcode_ret;
-  if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
-  return NULL;
+  cl_int error = CL_SUCCESS;
+  cl_command_queue queue = NULL;
+  struct clx_queue_engine *engine = NULL;
+  if (!clx_valid(context, clx_kind_context)) {
+    error = CL_INVALID_CONTEXT;
+  } else if (!clx_valid(device, clx_kind_device) ||
+             !clx_context_has_device(context, device)) {
+    error = CL_INVALID_DEVICE;
+  } else if ((error = check_properties(device, properties)) != CL_SUCCESS) {
+  } else if (!(queue = calloc(1, sizeof(*queue))) ||
+             !(engine = calloc(1, sizeof(*engine)))) {
+    error = CL_OUT_OF_HOST_MEMORY;
+  } else if (pthread_mutex_init(&queue->lock, NULL) != 0 ||
+             pthread_mutex_init(&engine->lock, NULL) != 0 ||
+             pthread_cond_init(&engine->progress, NULL) != 0) {
+    /* (never fails with default attributes on Linux) */
+    error = CL_OUT_OF_HOST_MEMORY;
+  }
+  if (error != CL_SUCCESS) {
+    free(engine);
+    free(queue);
+    if (errcode_ret) *errcode_ret = error;
+    return NULL;
+  }
+  clx_object_init(CLX_OBJ(queue), clx_kind_command_queue, queue_destroy);
+  queue->context = context;
+  clx_hold(CLX_OBJ(context));
+  queue->device = device;
+  clx_hold(CLX_OBJ(device));
+  queue->properties = properties;
+  queue->engine = engine;
+  if (errcode_ret) *errcode_ret = CL_SUCCESS;
+  return queue;
 }
 
 cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {
-  (void)command_queue;
-  return CL_INVALID_OPERATION;
+  if (!clx_valid(command_queue, clx_kind_command_queue)) {
+    return CL_INVALID_COMMAND_QUEUE;
+  }
+  clx_retain(CLX_OBJ(command_queue));
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
-  (void)command_queue;
-  return CL_INVALID_OPERATION;
+  if (!clx_valid(command_queue, clx_kind_command_queue)) {
+    return CL_INVALID_COMMAND_QUEUE;
+  }
+  /* Queued commands still run after the last release: flush them; the
+   * queue lives on (their events hold it) until they have finished. */
+  clx_hold(CLX_OBJ(command_queue));
+  clx_queue_flush(command_queue);
+  bool released = clx_release(CLX_OBJ(command_queue));
+  cl_event last = NULL;
+  if (released && clx_user_references(CLX_OBJ(command_queue)) == 0) {
+    /* last_event holds the queue through its event: break the cycle. */
+    pthread_mutex_lock(&command_queue->lock);
+    last = command_queue->last_event;
+    command_queue->last_event = NULL;
+    pthread_mutex_unlock(&command_queue->lock);
+  }
+  clx_unhold(CLX_OBJ(command_queue));
+  if (last) clx_unhold(CLX_OBJ(last));
+  return released ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
 }
 
 cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
@@ -27,76 +646,65 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
                                          size_t param_value_size,
                                          void *param_value,
                                          size_t *param_value_size_ret) {
-  (void)command_queue;
-  (void)param_name;
-  (void)param_value_size;
-  (void)param_value;
-  (void)param_value_size_ret;
-  return CL_INVALID_OPERATION;
+  if (!clx_valid(command_queue, clx_kind_command_queue)) {
+    return CL_INVALID_COMMAND_QUEUE;
+  }
+  switch (param_name) {
+    case CL_QUEUE_CONTEXT:
+      return clx_info(&command_queue->context, sizeof(cl_context),
+                      param_value_size, param_value, param_value_size_ret);
+    case CL_QUEUE_DEVICE:
+      return clx_info(&command_queue->device, sizeof(cl_device_id),
+                      param_value_size, param_value, param_value_size_ret);
+    case CL_QUEUE_REFERENCE_COUNT: {
+      cl_uint count = clx_user_references(CLX_OBJ(command_queue));
+      return clx_info(&count, sizeof(count), param_value_size, param_value,
+                      param_value_size_ret);
+    }
+    case CL_QUEUE_PROPERTIES:
+      return clx_info(&command_queue->properties,
+                      sizeof(cl_command_queue_properties), param_value_size,
+                      param_value, param_value_size_ret);
+    default:
+      return CL_INVALID_VALUE;
+  }
 }
 
+/* OpenCL 1.0's way to change properties, deprecated since 1.1 but still in
+ * the 1.2 dispatch table: it changes them, after finishing the commands
+ * already queued (which were queued under the old ones). */
 cl_int CL_API_CALL clSetCommandQueueProperty(
     cl_command_queue command_queue, cl_command_queue_properties properties,
     cl_bool enable, cl_command_queue_properties *old_properties) {
-  (void)command_queue;
-  (void)properties;
-  (void)enable;
-  (void)old_properties;
-  return CL_INVALID_OPERATION;
+  if (!clx_valid(command_queue, clx_kind_command_queue)) {
+    return CL_INVALID_COMMAND_QUEUE;
+  }
+  cl_int error = check_properties(command_queue->device, properties);
+  if (error != CL_SUCCESS) return error;
+  clx_queue_finish(command_queue);
+  pthread_mutex_lock(&command_queue->lock);
+  if (old_properties) *old_properties = command_queue->properties;
+  /* A batch recorded under the old properties must not take new commands. */
+  batch_close(command_queue);
+  if (enable) {
+    command_queue->properties |= properties;
+  } else {
+    command_queue->properties &= ~properties;
+  }
+  pthread_mutex_unlock(&command_queue->lock);
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
-  (void)command_queue;
-  return CL_INVALID_OPERATION;
+  if (!clx_valid(command_queue, clx_kind_command_queue)) {
+    return CL_INVALID_COMMAND_QUEUE;
+  }
+  return clx_queue_flush(command_queue);
 }
 
 cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
-  (void)command_queue;
-  return CL_INVALID_OPERATION;
-}
-cl_int clx_enqueue_begin(cl_command_queue queue, cl_command_type type,
-                         cl_uint num_events_in_wait_list,
-                         const cl_event *event_wait_list, clx_enqueue *out) {
-  (void)queue;
-  (void)type;
-  (void)num_events_in_wait_list;
-  (void)event_wait_list;
-  (void)out;
-  return CL_INVALID_OPERATION;
-}
-
-void clx_enqueue_hold(clx_enqueue *enqueue, clx_object *object) {
-  (void)enqueue;
-  (void)object;
-}
-
-cl_int clx_enqueue_on_complete(clx_enqueue *enqueue,
-                               void (*fn)(void *data, cl_int status),
-                               void *data) {
-  (void)enqueue;
-  (void)fn;
-  (void)data;
-  return CL_INVALID_OPERATION;
-}
-
-cl_int clx_enqueue_end(clx_enqueue *enqueue, cl_event *event, bool blocking) {
-  (void)enqueue;
-  (void)event;
-  (void)blocking;
-  return CL_INVALID_OPERATION;
-}
-
-cl_int clx_enqueue_abort(clx_enqueue *enqueue, cl_int error) {
-  (void)enqueue;
-  return error;
-}
-
-cl_int clx_queue_flush(cl_command_queue queue) {
-  (void)queue;
-  return CL_INVALID_OPERATION;
-}
-
-cl_int clx_queue_finish(cl_command_queue queue) {
-  (void)queue;
-  return CL_INVALID_OPERATION;
+  if (!clx_valid(command_queue, clx_kind_command_queue)) {
+    return CL_INVALID_COMMAND_QUEUE;
+  }
+  return clx_queue_finish(command_queue);
 }
