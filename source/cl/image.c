@@ -1,79 +1,630 @@
-/* clmux OpenCL front-end: image. */
+/* clmux OpenCL front-end: images, supported formats, image info.
+ *
+ * An image is a cl_mem (mem.c makes the header and the storage) plus a Mux
+ * image laid over that storage. Mux addresses the layers of a 1D array with
+ * y and those of a 2D array with z, exactly the coordinates OpenCL uses, so
+ * origins and regions pass through unchanged. The image keeps the pitches
+ * the user gave with a host pointer (USE_HOST_PTR is zero-copy, and
+ * COPY_HOST_PTR then copies the bytes as they are); otherwise it is packed. */
+#include <stdlib.h>
+
 #include "clx.h"
 
-cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
-                                 const cl_image_format* image_format,
-                                 const cl_image_desc* image_desc,
-                                 void* host_ptr, cl_int* errcode_ret) {
-  (void)context;
-  (void)flags;
-  (void)image_format;
-  (void)image_desc;
-  (void)host_ptr;
-  (void)errcode_ret;
-  if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
-  return NULL;
+/* ---- Formats ------------------------------------------------------------ */
+
+static size_t channel_size(cl_channel_type type) {
+  switch (type) {
+    case CL_SNORM_INT8:
+    case CL_UNORM_INT8:
+    case CL_SIGNED_INT8:
+    case CL_UNSIGNED_INT8:
+      return 1;
+    case CL_SNORM_INT16:
+    case CL_UNORM_INT16:
+    case CL_SIGNED_INT16:
+    case CL_UNSIGNED_INT16:
+    case CL_HALF_FLOAT:
+      return 2;
+    case CL_SIGNED_INT32:
+    case CL_UNSIGNED_INT32:
+    case CL_FLOAT:
+      return 4;
+    default:
+      return 0; /* packed or unknown */
+  }
 }
 
-cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
-                                   const cl_image_format* image_format,
-                                   size_t image_width, size_t image_height,
-                                   size_t image_row_pitch, void* host_ptr,
-                                   cl_int* errcode_ret) {
-  (void)context;
-  (void)flags;
-  (void)image_format;
-  (void)image_width;
-  (void)image_height;
-  (void)image_row_pitch;
-  (void)host_ptr;
-  (void)errcode_ret;
-  if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
-  return NULL;
+static bool normalized_or_float(cl_channel_type type) {
+  switch (type) {
+    case CL_UNORM_INT8:
+    case CL_UNORM_INT16:
+    case CL_SNORM_INT8:
+    case CL_SNORM_INT16:
+    case CL_HALF_FLOAT:
+    case CL_FLOAT:
+      return true;
+    default:
+      return false;
+  }
 }
 
-cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
-                                   const cl_image_format* image_format,
-                                   size_t image_width, size_t image_height,
-                                   size_t image_depth, size_t image_row_pitch,
-                                   size_t image_slice_pitch, void* host_ptr,
-                                   cl_int* errcode_ret) {
-  (void)context;
-  (void)flags;
-  (void)image_format;
-  (void)image_width;
-  (void)image_height;
-  (void)image_depth;
-  (void)image_row_pitch;
-  (void)image_slice_pitch;
-  (void)host_ptr;
-  (void)errcode_ret;
-  if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;
-  return NULL;
+size_t clx_image_element_size(const cl_image_format *format) {
+  cl_channel_type type = format->image_channel_data_type;
+  size_t channel = channel_size(type);
+  switch (format->image_channel_order) {
+    case CL_R:
+    case CL_A:
+    case CL_Rx:
+      return channel;
+    case CL_RG:
+    case CL_RA:
+    case CL_RGx:
+      return 2 * channel;
+    case CL_RGBA:
+      return 4 * channel;
+    case CL_INTENSITY:
+    case CL_LUMINANCE:
+      return normalized_or_float(type) ? channel : 0;
+    case CL_BGRA:
+    case CL_ARGB:
+      return channel == 1 ? 4 : 0;
+    case CL_RGB:
+    case CL_RGBx:
+      /* Three channels exist only in the packed types. */
+      if (type == CL_UNORM_SHORT_565 || type == CL_UNORM_SHORT_555) return 2;
+      return type == CL_UNORM_INT_101010 ? 4 : 0;
+    default:
+      return 0;
+  }
+}
+
+static mux_image_type_e mux_type_of(cl_mem_object_type type) {
+  switch (type) {
+    case CL_MEM_OBJECT_IMAGE2D:
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+      return mux_image_type_2d;
+    case CL_MEM_OBJECT_IMAGE3D:
+      return mux_image_type_3d;
+    default:
+      return mux_image_type_1d;
+  }
+}
+
+static bool image_type_valid(cl_mem_object_type type) {
+  switch (type) {
+    case CL_MEM_OBJECT_IMAGE1D:
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+    case CL_MEM_OBJECT_IMAGE2D:
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE3D:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/* Host-pointer images sit in host memory; the others in device memory. */
+static mux_allocation_type_e allocation_of(cl_mem_flags flags) {
+  return (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR))
+             ? mux_allocation_type_alloc_host
+             : mux_allocation_type_alloc_device;
+}
+
+/* Whether `device` offers `format` for images of `type`. */
+static bool device_supports(cl_device_id device, cl_mem_object_type type,
+                            cl_mem_flags flags, mux_image_format_e format) {
+  uint32_t count = 0;
+  mux_image_type_e mux_type = mux_type_of(type);
+  mux_allocation_type_e allocation = allocation_of(flags);
+  if (muxGetSupportedImageFormats(device->mux_device, mux_type, allocation, 0,
+                                  NULL, &count) != mux_success ||
+      count == 0) {
+    return false;
+  }
+  mux_image_format_e *formats = malloc(count * sizeof(*formats));
+  if (!formats) return false;
+  bool found = false;
+  if (muxGetSupportedImageFormats(device->mux_device, mux_type, allocation,
+                                  count, formats, &count) == mux_success) {
+    for (uint32_t i = 0; i < count && !found; i++) found = formats[i] == format;
+  }
+  free(formats);
+  return found;
+}
+
+static bool context_supports(cl_context context, cl_mem_object_type type,
+                             cl_mem_flags flags, const cl_image_format *f) {
+  mux_image_format_e format =
+      MUX_IMAGE_FORMAT(f->image_channel_order, f->image_channel_data_type);
+  for (cl_uint i = 0; i < context->num_devices; i++) {
+    if (!device_supports(context->devices[i], type, flags, format)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context,
                                               cl_mem_flags flags,
                                               cl_mem_object_type image_type,
                                               cl_uint num_entries,
-                                              cl_image_format* image_formats,
-                                              cl_uint* num_image_formats) {
-  (void)context;
-  (void)flags;
-  (void)image_type;
-  (void)num_entries;
-  (void)image_formats;
-  (void)num_image_formats;
-  return CL_INVALID_OPERATION;
+                                              cl_image_format *image_formats,
+                                              cl_uint *num_image_formats) {
+  if (!clx_valid(context, clx_kind_context)) return CL_INVALID_CONTEXT;
+  if (clx_mem_check_flags(flags) != CL_SUCCESS) return CL_INVALID_VALUE;
+  if (!image_type_valid(image_type)) return CL_INVALID_VALUE;
+  if (num_entries == 0 && image_formats != NULL) return CL_INVALID_VALUE;
+
+  /* The first device's list, kept where every other device agrees. */
+  cl_device_id first = context->devices[0];
+  mux_image_type_e mux_type = mux_type_of(image_type);
+  uint32_t count = 0;
+  if (muxGetSupportedImageFormats(first->mux_device, mux_type,
+                                  allocation_of(flags), 0, NULL,
+                                  &count) != mux_success) {
+    return CL_OUT_OF_RESOURCES;
+  }
+  mux_image_format_e *formats = malloc((count ? count : 1) * sizeof(*formats));
+  if (!formats) return CL_OUT_OF_HOST_MEMORY;
+  if (count && muxGetSupportedImageFormats(first->mux_device, mux_type,
+                                           allocation_of(flags), count, formats,
+                                           &count) != mux_success) {
+    free(formats);
+    return CL_OUT_OF_RESOURCES;
+  }
+  cl_uint total = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    cl_image_format format = {MUX_IMAGE_FORMAT_ORDER(formats[i]),
+                              MUX_IMAGE_FORMAT_TYPE(formats[i])};
+    bool everywhere = clx_image_element_size(&format) != 0;
+    for (cl_uint d = 1; d < context->num_devices && everywhere; d++) {
+      everywhere =
+          device_supports(context->devices[d], image_type, flags, formats[i]);
+    }
+    if (!everywhere) continue;
+    if (image_formats && total < num_entries) image_formats[total] = format;
+    total++;
+  }
+  free(formats);
+  if (num_image_formats) *num_image_formats = total;
+  return CL_SUCCESS;
+}
+
+/* ---- Creation ----------------------------------------------------------- */
+
+/* A device limit through the device's own query (so creation agrees with
+ * what clGetDeviceInfo reports), never above what Mux accepts. */
+static size_t device_limit(cl_device_id device, cl_device_info param,
+                           size_t mux_limit) {
+  size_t value = 0;
+  if (clGetDeviceInfo(device, param, sizeof(value), &value, NULL) !=
+          CL_SUCCESS ||
+      value == 0 || value > mux_limit) {
+    return mux_limit;
+  }
+  return value;
+}
+
+static bool within(size_t value, size_t limit) {
+  return value != 0 && value <= limit;
+}
+
+/* CL_INVALID_IMAGE_SIZE unless every dimension is non-zero and within the
+ * limits of every device of the context. */
+static cl_int check_size(cl_context context, const cl_image_desc *desc) {
+  for (cl_uint i = 0; i < context->num_devices; i++) {
+    cl_device_id device = context->devices[i];
+    const struct mux_device_info_s *info = device->info;
+    size_t max2d_w = device_limit(device, CL_DEVICE_IMAGE2D_MAX_WIDTH,
+                                  info->max_image_dimension_2d);
+    size_t max2d_h = device_limit(device, CL_DEVICE_IMAGE2D_MAX_HEIGHT,
+                                  info->max_image_dimension_2d);
+    size_t max3d_w = device_limit(device, CL_DEVICE_IMAGE3D_MAX_WIDTH,
+                                  info->max_image_dimension_3d);
+    size_t max3d_h = device_limit(device, CL_DEVICE_IMAGE3D_MAX_HEIGHT,
+                                  info->max_image_dimension_3d);
+    size_t max3d_d = device_limit(device, CL_DEVICE_IMAGE3D_MAX_DEPTH,
+                                  info->max_image_dimension_3d);
+    size_t max_array = device_limit(device, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE,
+                                    info->max_image_array_layers);
+    size_t max_buffer = device_limit(device, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE,
+                                     info->max_image_dimension_1d);
+    size_t max1d = max2d_w < info->max_image_dimension_1d
+                       ? max2d_w
+                       : info->max_image_dimension_1d;
+    bool ok = false;
+    switch (desc->image_type) {
+      case CL_MEM_OBJECT_IMAGE1D:
+        ok = within(desc->image_width, max1d);
+        break;
+      case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+        ok = within(desc->image_width, max_buffer);
+        break;
+      case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+        ok = within(desc->image_width, max1d) &&
+             within(desc->image_array_size, max_array);
+        break;
+      case CL_MEM_OBJECT_IMAGE2D:
+        ok = within(desc->image_width, max2d_w) &&
+             within(desc->image_height, max2d_h);
+        break;
+      case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+        ok = within(desc->image_width, max2d_w) &&
+             within(desc->image_height, max2d_h) &&
+             within(desc->image_array_size, max_array);
+        break;
+      case CL_MEM_OBJECT_IMAGE3D:
+        ok = within(desc->image_width, max3d_w) &&
+             within(desc->image_height, max3d_h) &&
+             within(desc->image_depth, max3d_d);
+        break;
+    }
+    if (!ok) return CL_INVALID_IMAGE_SIZE;
+  }
+  return CL_SUCCESS;
+}
+
+static bool is_array(cl_mem_object_type type) {
+  return type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+         type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+}
+
+/* Rows per slice: what the slice pitch must cover. */
+static size_t rows_per_slice(const cl_image_desc *desc) {
+  if (desc->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+      desc->image_type == CL_MEM_OBJECT_IMAGE3D) {
+    return desc->image_height;
+  }
+  return 1;
+}
+
+static bool has_slices(cl_mem_object_type type) {
+  return is_array(type) || type == CL_MEM_OBJECT_IMAGE3D;
+}
+
+/* CL_INVALID_IMAGE_DESCRIPTOR for what the descriptor itself gets wrong;
+ * on success `layout` holds the descriptor with the pitches filled in. */
+static cl_int check_descriptor(const cl_image_desc *desc, size_t element,
+                               const void *host_ptr, cl_image_desc *layout) {
+  if (!desc || !image_type_valid(desc->image_type)) {
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  if (desc->num_mip_levels != 0 || desc->num_samples != 0) {
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  bool buffer_type = desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  if (buffer_type != (desc->buffer != NULL)) {
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  if (buffer_type && (!clx_valid(desc->buffer, clx_kind_mem) ||
+                      desc->buffer->type != CL_MEM_OBJECT_BUFFER)) {
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  /* Pitches describe the host pointer's layout; a 1D-buffer image may also
+   * give the row pitch of its buffer's single row (the CTS does). */
+  if (!host_ptr && ((desc->image_row_pitch != 0 && !buffer_type) ||
+                    desc->image_slice_pitch != 0)) {
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  *layout = *desc;
+  if (desc->image_width == 0) return CL_SUCCESS; /* a size error, later */
+  size_t packed_row;
+  if (__builtin_mul_overflow(desc->image_width, element, &packed_row)) {
+    return CL_INVALID_IMAGE_SIZE;
+  }
+  size_t row = desc->image_row_pitch ? desc->image_row_pitch : packed_row;
+  if (row < packed_row || row % element != 0) {
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  layout->image_row_pitch = row;
+  layout->image_slice_pitch = 0;
+  if (has_slices(desc->image_type)) {
+    size_t packed_slice;
+    if (__builtin_mul_overflow(row, rows_per_slice(desc), &packed_slice)) {
+      return CL_INVALID_IMAGE_SIZE;
+    }
+    size_t slice =
+        desc->image_slice_pitch ? desc->image_slice_pitch : packed_slice;
+    if (slice < packed_slice || slice % row != 0) {
+      return CL_INVALID_IMAGE_DESCRIPTOR;
+    }
+    layout->image_slice_pitch = slice;
+  }
+  return CL_SUCCESS;
+}
+
+/* Bytes the image occupies with its pitches. */
+static bool image_bytes(const cl_image_desc *layout, size_t element,
+                        size_t *bytes) {
+  size_t slices = 1, per_slice = layout->image_slice_pitch;
+  switch (layout->image_type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+      slices = layout->image_array_size;
+      break;
+    case CL_MEM_OBJECT_IMAGE3D:
+      slices = layout->image_depth;
+      break;
+    case CL_MEM_OBJECT_IMAGE2D:
+      per_slice = layout->image_row_pitch * layout->image_height;
+      break;
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+      per_slice = layout->image_width * element; /* one row, unpadded */
+      break;
+    default:
+      per_slice = layout->image_row_pitch;
+      break;
+  }
+  return !__builtin_mul_overflow(per_slice, slices, bytes);
+}
+
+/* A 1D-buffer image takes its buffer's flags where it gives none, and may
+ * not ask for more access than the buffer allows (OpenCL 1.2, 5.3.1). */
+static cl_int buffer_image_flags(cl_mem buffer, cl_mem_flags *flags) {
+  const cl_mem_flags access =
+      CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+  const cl_mem_flags host =
+      CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+  const cl_mem_flags pointer =
+      CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+  if (*flags & pointer) return CL_INVALID_VALUE;
+  cl_mem_flags parent = buffer->flags;
+  if (!(*flags & access)) {
+    *flags |= parent & access;
+  } else if (((parent & CL_MEM_WRITE_ONLY) &&
+              (*flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+             ((parent & CL_MEM_READ_ONLY) &&
+              (*flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))) {
+    return CL_INVALID_VALUE;
+  }
+  if (!(*flags & host)) {
+    *flags |= parent & host;
+  } else if (((parent & CL_MEM_HOST_WRITE_ONLY) &&
+              (*flags & CL_MEM_HOST_READ_ONLY)) ||
+             ((parent & CL_MEM_HOST_READ_ONLY) &&
+              (*flags & CL_MEM_HOST_WRITE_ONLY)) ||
+             ((parent & CL_MEM_HOST_NO_ACCESS) &&
+              (*flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))) {
+    return CL_INVALID_VALUE;
+  }
+  return CL_SUCCESS;
+}
+
+/* Every check of clCreateImage in the specification's order. */
+static cl_int check_image(cl_context context, cl_mem_flags *flags,
+                          const cl_image_format *format,
+                          const cl_image_desc *desc, void *host_ptr,
+                          cl_image_desc *layout, size_t *element) {
+  if (!clx_valid(context, clx_kind_context)) return CL_INVALID_CONTEXT;
+  cl_int error = clx_mem_check_flags(*flags);
+  if (error != CL_SUCCESS) return error;
+  *element = format ? clx_image_element_size(format) : 0;
+  if (*element == 0) return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+  error = check_descriptor(desc, *element, host_ptr, layout);
+  if (error != CL_SUCCESS) return error;
+  if (desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+    error = buffer_image_flags(desc->buffer, flags);
+    if (error != CL_SUCCESS) return error;
+    if (desc->buffer->context != context) return CL_INVALID_CONTEXT;
+  }
+  error = check_size(context, desc);
+  if (error != CL_SUCCESS) return error;
+  if (desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER &&
+      desc->image_width * *element > desc->buffer->size) {
+    return CL_INVALID_IMAGE_SIZE;
+  }
+  error = clx_mem_check_host_ptr(*flags, host_ptr);
+  if (error != CL_SUCCESS) return error;
+  if (!context_supports(context, desc->image_type, *flags, format)) {
+    return CL_IMAGE_FORMAT_NOT_SUPPORTED;
+  }
+  bool images = false;
+  for (cl_uint i = 0; i < context->num_devices; i++) {
+    images = images || context->devices[i]->info->image_support;
+  }
+  return images ? CL_SUCCESS : CL_INVALID_OPERATION;
+}
+
+/* The Mux image over the object's storage: memory and offset are the
+ * object's own, or its buffer's for a 1D-buffer image. */
+static cl_int bind_mux_image(cl_mem image, mux_memory_t memory,
+                             uint64_t offset) {
+  const cl_image_desc *d = &image->image_desc;
+  mux_device_t device = clx_mem_mux_device(image->context);
+  uint32_t height = 1, depth = 1, layers = 0;
+  uint64_t row = d->image_row_pitch, slice = d->image_slice_pitch;
+  /* A 1D-buffer image is one row: its pitch is only reported, and a packed
+   * layout keeps the image inside the buffer. */
+  if (d->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER) row = 0;
+  switch (d->image_type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      layers = (uint32_t)d->image_array_size;
+      break;
+    case CL_MEM_OBJECT_IMAGE2D:
+      height = (uint32_t)d->image_height;
+      break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+      height = (uint32_t)d->image_height;
+      layers = (uint32_t)d->image_array_size;
+      break;
+    case CL_MEM_OBJECT_IMAGE3D:
+      height = (uint32_t)d->image_height;
+      depth = (uint32_t)d->image_depth;
+      break;
+    default:
+      break;
+  }
+  mux_image_format_e format =
+      MUX_IMAGE_FORMAT(image->image_format.image_channel_order,
+                       image->image_format.image_channel_data_type);
+  mux_image_t mux_image = NULL;
+  if (muxCreateImage(device, mux_type_of(d->image_type), format,
+                     (uint32_t)d->image_width, height, depth, layers, row,
+                     slice, clx_allocator, &mux_image) != mux_success) {
+    return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  }
+  if (muxBindImageMemory(device, memory, mux_image, offset) != mux_success) {
+    muxDestroyImage(device, mux_image, clx_allocator);
+    return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  }
+  image->mux_image = mux_image;
+  return CL_SUCCESS;
+}
+
+/* A 1D-buffer image uses the bytes of its buffer (or of the sub-buffer's
+ * parent, at the sub-buffer's origin) and holds the buffer. */
+static cl_int share_buffer(cl_mem image, cl_mem buffer) {
+  clx_hold(CLX_OBJ(buffer));
+  image->parent = buffer;
+  image->data = buffer->data;
+  cl_mem root = buffer->mux_memory ? buffer : buffer->parent;
+  uint64_t offset = buffer->mux_memory ? 0 : buffer->origin;
+  if (!root || !root->mux_memory) return CL_INVALID_MEM_OBJECT;
+  return bind_mux_image(image, root->mux_memory, offset);
+}
+
+cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
+                                 const cl_image_format *image_format,
+                                 const cl_image_desc *image_desc,
+                                 void *host_ptr, cl_int *errcode_ret) {
+  cl_image_desc layout;
+  size_t element = 0, bytes = 0;
+  cl_int error = check_image(context, &flags, image_format, image_desc,
+                             host_ptr, &layout, &element);
+  if (error == CL_SUCCESS && !image_bytes(&layout, element, &bytes)) {
+    error = CL_INVALID_IMAGE_SIZE;
+  }
+  cl_mem image = NULL;
+  if (error == CL_SUCCESS) {
+    image = clx_mem_create(context, layout.image_type, flags, bytes, host_ptr,
+                           &error);
+  }
+  if (image) {
+    image->image_format = *image_format;
+    image->image_desc = layout;
+    image->element_size = element;
+    if (layout.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+      /* The buffer's host-pointer flags are inherited, not checked. */
+      image->flags |=
+          layout.buffer->flags &
+          (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+      error = share_buffer(image, layout.buffer);
+    } else {
+      error = clx_mem_allocate(image);
+      if (error == CL_SUCCESS)
+        error = bind_mux_image(image, image->mux_memory, 0);
+    }
+    if (error != CL_SUCCESS) {
+      clx_release(CLX_OBJ(image));
+      image = NULL;
+    }
+  }
+  if (errcode_ret) *errcode_ret = error;
+  return image;
+}
+
+/* The deprecated forms report every size problem as CL_INVALID_IMAGE_SIZE,
+ * pitches included, and images of a format the device lacks as
+ * CL_IMAGE_FORMAT_NOT_SUPPORTED. */
+static cl_mem create_legacy(cl_context context, cl_mem_flags flags,
+                            const cl_image_format *format,
+                            const cl_image_desc *desc, void *host_ptr,
+                            cl_int *errcode_ret) {
+  cl_int error = CL_SUCCESS;
+  cl_mem image = clCreateImage(context, flags, format, desc, host_ptr, &error);
+  if (error == CL_INVALID_IMAGE_DESCRIPTOR) error = CL_INVALID_IMAGE_SIZE;
+  if (errcode_ret) *errcode_ret = error;
+  return image;
+}
+
+cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
+                                   const cl_image_format *image_format,
+                                   size_t image_width, size_t image_height,
+                                   size_t image_row_pitch, void *host_ptr,
+                                   cl_int *errcode_ret) {
+  cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D,
+                        .image_width = image_width,
+                        .image_height = image_height,
+                        .image_row_pitch = image_row_pitch};
+  return create_legacy(context, flags, image_format, &desc, host_ptr,
+                       errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
+                                   const cl_image_format *image_format,
+                                   size_t image_width, size_t image_height,
+                                   size_t image_depth, size_t image_row_pitch,
+                                   size_t image_slice_pitch, void *host_ptr,
+                                   cl_int *errcode_ret) {
+  /* A 3D image needs a depth above one (OpenCL 1.1, 5.3.1); a depth of 0
+   * fails as a size at its place in clCreateImage's order of checks. */
+  cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE3D,
+                        .image_width = image_width,
+                        .image_height = image_height,
+                        .image_depth = image_depth > 1 ? image_depth : 0,
+                        .image_row_pitch = image_row_pitch,
+                        .image_slice_pitch = image_slice_pitch};
+  return create_legacy(context, flags, image_format, &desc, host_ptr,
+                       errcode_ret);
+}
+
+/* ---- Queries ------------------------------------------------------------ */
+
+bool clx_is_image(cl_mem mem) {
+  return clx_valid(mem, clx_kind_mem) && mem->type != CL_MEM_OBJECT_BUFFER;
 }
 
 cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name,
-                                  size_t param_value_size, void* param_value,
-                                  size_t* param_value_size_ret) {
-  (void)image;
-  (void)param_name;
-  (void)param_value_size;
-  (void)param_value;
-  (void)param_value_size_ret;
-  return CL_INVALID_OPERATION;
+                                  size_t param_value_size, void *param_value,
+                                  size_t *param_value_size_ret) {
+  if (!clx_is_image(image)) return CL_INVALID_MEM_OBJECT;
+  const cl_image_desc *d = &image->image_desc;
+  cl_mem_object_type type = d->image_type;
+  size_t value = 0;
+  switch (param_name) {
+    case CL_IMAGE_FORMAT:
+      return clx_info(&image->image_format, sizeof(cl_image_format),
+                      param_value_size, param_value, param_value_size_ret);
+    case CL_IMAGE_BUFFER: {
+      cl_mem buffer = type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? d->buffer : NULL;
+      return clx_info(&buffer, sizeof(buffer), param_value_size, param_value,
+                      param_value_size_ret);
+    }
+    case CL_IMAGE_NUM_MIP_LEVELS:
+    case CL_IMAGE_NUM_SAMPLES: {
+      cl_uint zero = 0;
+      return clx_info(&zero, sizeof(zero), param_value_size, param_value,
+                      param_value_size_ret);
+    }
+    case CL_IMAGE_ELEMENT_SIZE:
+      value = image->element_size;
+      break;
+    case CL_IMAGE_ROW_PITCH:
+      value = d->image_row_pitch;
+      break;
+    case CL_IMAGE_SLICE_PITCH:
+      value = has_slices(type) ? d->image_slice_pitch : 0;
+      break;
+    case CL_IMAGE_WIDTH:
+      value = d->image_width;
+      break;
+    case CL_IMAGE_HEIGHT:
+      value =
+          (type == CL_MEM_OBJECT_IMAGE2D ||
+           type == CL_MEM_OBJECT_IMAGE2D_ARRAY || type == CL_MEM_OBJECT_IMAGE3D)
+              ? d->image_height
+              : 0;
+      break;
+    case CL_IMAGE_DEPTH:
+      value = type == CL_MEM_OBJECT_IMAGE3D ? d->image_depth : 0;
+      break;
+    case CL_IMAGE_ARRAY_SIZE:
+      value = is_array(type) ? d->image_array_size : 0;
+      break;
+    default:
+      return CL_INVALID_VALUE;
+  }
+  return clx_info(&value, sizeof(value), param_value_size, param_value,
+                  param_value_size_ret);
 }
