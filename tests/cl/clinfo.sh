@@ -15,9 +15,14 @@ fi
 
 # A sanitizer build of libclmux needs its runtime loaded first, and clinfo
 # is not ours: its own leaks are not reported.
-asan=$(ldd "$OCL_ICD_VENDORS" 2>/dev/null | awk '/libasan/ { print $3 }')
-if [ -n "$asan" ]; then
-  export LD_PRELOAD="$asan${LD_PRELOAD:+:$LD_PRELOAD}"
+# ThreadSanitizer cannot be preloaded into a program built without it.
+if ldd "$OCL_ICD_VENDORS" 2>/dev/null | grep -q libtsan; then
+  echo "skipped: clinfo cannot load a ThreadSanitizer build"
+  exit 77
+fi
+runtime=$(ldd "$OCL_ICD_VENDORS" 2>/dev/null | awk '/libasan/ { print $3 }')
+if [ -n "$runtime" ]; then
+  export LD_PRELOAD="$runtime${LD_PRELOAD:+:$LD_PRELOAD}"
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fi
 

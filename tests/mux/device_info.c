@@ -2,7 +2,9 @@
  * its configurations and its return codes, then every field of the CPU
  * device against the spec's valid usage, the OpenCL 1.2 full-profile
  * minimums and what hwloc says about this machine. */
+#include <dirent.h>
 #include <hwloc.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -59,7 +61,16 @@ static int child_sees_one_core(void) {
     }
     CPU_ZERO(&set);
     CPU_SET(first, &set);
-    if (sched_setaffinity(0, sizeof(set), &set) != 0) _exit(3);
+    /* Like taskset: every thread of the process (a sanitizer runtime may
+     * have started some), not only this one. */
+    DIR *tasks = opendir("/proc/self/task");
+    if (!tasks) _exit(3);
+    for (struct dirent *task; (task = readdir(tasks)) != NULL;) {
+      if (task->d_name[0] == '.') continue;
+      if (sched_setaffinity((pid_t)atoi(task->d_name), sizeof(set), &set) != 0)
+        _exit(3);
+    }
+    closedir(tasks);
     mux_device_info_t info = NULL;
     if (muxGetDeviceInfos(mux_device_type_cpu, 1, &info, NULL) != mux_success ||
         !info) {
