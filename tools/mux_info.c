@@ -6,19 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *info_alloc(void *user_data, size_t size, size_t alignment) {
-  (void)user_data;
-  void *pointer = NULL;
-  if (alignment < sizeof(void *)) alignment = sizeof(void *);
-  return posix_memalign(&pointer, alignment, size ? size : 1) ? NULL : pointer;
-}
-
-static void info_free(void *user_data, void *pointer) {
-  (void)user_data;
-  free(pointer);
-}
-
-static const mux_allocator_info_t allocator = {info_alloc, info_free, NULL};
+#include "host_allocator.h"
 
 static int fail(const char *what, mux_result_t error) {
   fprintf(stderr, "clmux-mux-info: %s failed (mux error %d)\n", what,

@@ -14,24 +14,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../host_allocator.h"
+
 #define ARRAY_BYTES ((size_t)64 << 20)
 #define ARRAY_COUNT (ARRAY_BYTES / sizeof(float))
 #define BANDWIDTH_RUNS 11
 #define CHAIN_LENGTH 1000
-
-static void *bench_alloc(void *user_data, size_t size, size_t alignment) {
-  (void)user_data;
-  void *pointer = NULL;
-  if (alignment < sizeof(void *)) alignment = sizeof(void *);
-  return posix_memalign(&pointer, alignment, size ? size : 1) ? NULL : pointer;
-}
-
-static void bench_free(void *user_data, void *pointer) {
-  (void)user_data;
-  free(pointer);
-}
-
-static const mux_allocator_info_t allocator = {bench_alloc, bench_free, NULL};
 
 static double now_us(void) {
   struct timespec t;
