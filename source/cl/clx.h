@@ -335,7 +335,8 @@ struct _cl_program {
 typedef struct clx_kernel_arg {
   bool set;
   mux_descriptor_info_t descriptor;
-  cl_mem mem;            /* held while set to a memory object */
+  cl_mem mem; /* set to a memory object (not held: the user keeps it alive
+               * until enqueued; an enqueue holds it until done) */
   unsigned char value[128]; /* plain-old-data value (largest: double16) */
 } clx_kernel_arg;
 

@@ -1,6 +1,9 @@
 /* clmux OpenCL front-end: kernels and their arguments. A kernel is a Mux
  * built-in kernel plus, per argument, the Mux descriptor clSetKernelArg
- * built for it; enqueues snapshot those descriptors under the kernel's lock. */
+ * built for it; enqueues snapshot those descriptors under the kernel's lock.
+ * A kernel does not hold the memory objects set as its arguments: the
+ * user's last release destroys one at once (running its destructor
+ * callbacks, as the CTS requires); only enqueued commands hold them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,9 +12,6 @@
 static void kernel_destroy(clx_object *object) {
   cl_kernel kernel = (cl_kernel)object;
   cl_program program = kernel->program;
-  for (cl_uint i = 0; i < kernel->signature->num_args; i++) {
-    if (kernel->args[i].mem) clx_unhold(CLX_OBJ(kernel->args[i].mem));
-  }
   free(kernel->args);
   muxDestroyKernel(program->devices[0]->mux_device, kernel->mux_kernel,
                    clx_allocator);
@@ -199,6 +199,14 @@ static cl_int build_arg(cl_kernel kernel, const clx_arg_info *info,
           !value->mux_image || value->context != kernel->program->context) {
         return CL_INVALID_MEM_OBJECT;
       }
+      /* An image the kernel could not access as declared (CTS
+       * api/negative_set_read_write_image_arg). */
+      if ((info->access == CL_KERNEL_ARG_ACCESS_READ_ONLY &&
+           (value->flags & CL_MEM_WRITE_ONLY)) ||
+          (info->access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
+           (value->flags & CL_MEM_READ_ONLY))) {
+        return CL_INVALID_ARG_VALUE;
+      }
       arg->descriptor.type = mux_descriptor_info_type_image;
       arg->descriptor.image_descriptor.image = value->mux_image;
       *mem = value;
@@ -206,7 +214,8 @@ static cl_int build_arg(cl_kernel kernel, const clx_arg_info *info,
     }
     case clx_arg_sampler: {
       if (arg_size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
-      if (!arg_value) return CL_INVALID_ARG_VALUE;
+      /* No value is no valid sampler (CTS api/negative_invalid_arg_sampler). */
+      if (!arg_value) return CL_INVALID_SAMPLER;
       cl_sampler value = *(const cl_sampler *)arg_value;
       if (!clx_valid(value, clx_kind_sampler)) return CL_INVALID_SAMPLER;
       arg->descriptor.type = mux_descriptor_info_type_sampler;
@@ -236,11 +245,9 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
   cl_mem mem = NULL;
   cl_int error = build_arg(kernel, info, arg_size, arg_value, &built, &mem);
   if (error != CL_SUCCESS) return error;
-  if (mem) clx_hold(CLX_OBJ(mem));
 
   pthread_mutex_lock(&kernel->lock);
   clx_kernel_arg *arg = &kernel->args[arg_index];
-  cl_mem previous = arg->mem;
   arg->set = true;
   arg->mem = mem;
   arg->descriptor = built.descriptor;
@@ -249,7 +256,6 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
     arg->descriptor.plain_old_data_descriptor.data = arg->value;
   }
   pthread_mutex_unlock(&kernel->lock);
-  if (previous) clx_unhold(CLX_OBJ(previous));
   return CL_SUCCESS;
 }
 

@@ -2,6 +2,7 @@
  * every info query, argument info of each built-in kernel, every
  * clSetKernelArg error, kernels-in-program, reference counts. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "cl_test.h"
@@ -251,6 +252,14 @@ static void test_create_errors(cl_program program, cl_context context) {
            clSetKernelArg((cl_kernel)context, 0, sizeof count, &count));
 }
 
+static atomic_int destructor_calls;
+
+static void CL_CALLBACK count_destructor(cl_mem mem, void *user_data) {
+  (void)mem;
+  (void)user_data;
+  atomic_fetch_add(&destructor_calls, 1);
+}
+
 static void test_set_arg(cl_program program, cl_context context,
                          cl_device_id device) {
   cl_int error = CL_SUCCESS;
@@ -327,13 +336,18 @@ static void test_set_arg(cl_program program, cl_context context,
   CHECK_INT(64, local);
   CHECK_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(reduce, 0, 4, &buffer));
 
-  /* The kernel holds a buffer it was given: releasing the user's
-   * reference leaves it alive until the kernel lets go (ASan would catch
-   * a use after free when the kernel is released). */
+  /* A kernel does not keep a buffer set as its argument alive: the user's
+   * last release destroys it at once and runs its destructor callback
+   * (CTS api/retain_mem_object_set_kernel_arg spins until it runs);
+   * releasing the kernel afterwards touches nothing freed (ASan). */
+  destructor_calls = 0;
+  CHECK_CL_SUCCESS(
+      clSetMemObjectDestructorCallback(buffer, count_destructor, NULL));
   CHECK_CL_SUCCESS(clSetKernelArg(reduce, 0, sizeof buffer, &buffer));
   CHECK_CL_SUCCESS(clSetKernelArg(reduce, 1, sizeof buffer, &buffer));
   CHECK_CL_SUCCESS(clSetKernelArg(fill, 0, sizeof buffer, &buffer));
   CHECK_CL_SUCCESS(clReleaseMemObject(buffer));
+  CHECK_INT(1, atomic_load(&destructor_calls));
   CHECK_CL_SUCCESS(clSetKernelArg(fill, 0, sizeof null_mem, &null_mem));
   CHECK_CL_SUCCESS(clReleaseKernel(reduce));
 
