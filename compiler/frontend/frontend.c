@@ -1,0 +1,217 @@
+/* The front-end's C half: checks the build options, lays out the clang
+ * -cc1 argument list and the in-memory files, and calls the C++ shim. */
+#include "frontend.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+
+#include "build_options.h"
+#include "clang_shim.h"
+
+/* In-memory files live in a directory that cannot exist on disk, so a
+ * quoted #include from the source finds the given headers first; it is
+ * also on the include path for <...> and for headers in sub-folders. */
+#define CC_VIRTUAL_DIR "/clmux-in-memory"
+#define CC_SOURCE_PATH CC_VIRTUAL_DIR "/input.cl"
+
+/* The language extensions the CPU device supports (the required 1.2
+ * ones); Clang's x86 default would enable many the device lacks. */
+#define CC_EXTENSIONS                                                      \
+  "-cl-ext=-all,+cl_khr_global_int32_base_atomics,"                       \
+  "+cl_khr_global_int32_extended_atomics,"                                \
+  "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics," \
+  "+cl_khr_byte_addressable_store"
+
+/* Fixed arguments before the user's. Clang defines __ENDIAN_LITTLE__ and
+ * CL_VERSION_1_x itself, but for x86 neither __OPENCL_VERSION__ (the
+ * device's version, whatever -cl-std says) nor __IMAGE_SUPPORT__. -O2
+ * with -disable-llvm-passes avoids -O0's optnone/noinline. */
+static const char *const cc_fixed_args[] = {
+    "-triple", "x86_64-unknown-linux-gnu",
+    "-emit-llvm-only",
+    "-O2", "-disable-llvm-passes",
+    "-fdeclare-opencl-builtins", "-finclude-default-header",
+    "-ffake-address-space-map",
+    "-cl-kernel-arg-info",
+    /* `#pragma clang __debug crash` and friends must not end the host. */
+    "-disable-pragma-debug-crash",
+    CC_EXTENSIONS,
+    "-D__OPENCL_VERSION__=120", "-D__IMAGE_SUPPORT__=1",
+    "-internal-isystem", CC_CLANG_RESOURCE_DIR "/include",
+    "-resource-dir", CC_CLANG_RESOURCE_DIR,
+    "-I", CC_VIRTUAL_DIR,
+};
+
+static char *cc_strdup(const char *text) {
+  size_t length = strlen(text);
+  char *copy = malloc(length + 1);
+  if (copy) memcpy(copy, text, length + 1);
+  return copy;
+}
+
+static void cc_set_log(char **out_log, char *log) {
+  if (out_log)
+    *out_log = log;
+  else
+    free(log);
+}
+
+/* Fills files[1..] with the headers under CC_VIRTUAL_DIR; the paths are
+ * malloc'd. Returns false when out of memory or a header lacks a name. */
+static bool cc_header_files(const cc_header *headers, size_t num_headers,
+                            cc_shim_file *files, char **log) {
+  for (size_t i = 0; i < num_headers; i++) {
+    if (!headers[i].name || !headers[i].name[0] || !headers[i].text) {
+      *log = cc_strdup("error: an input header has no name or text\n");
+      return false;
+    }
+    const char *name = headers[i].name;
+    while (*name == '/') name++;
+    size_t length = strlen(CC_VIRTUAL_DIR) + 1 + strlen(name) + 1;
+    char *path = malloc(length);
+    if (!path) return false;
+    strcpy(path, CC_VIRTUAL_DIR "/");
+    strcat(path, name);
+    files[i + 1].path = path;
+    files[i + 1].text = headers[i].text;
+    files[i + 1].length = strlen(headers[i].text);
+  }
+  return true;
+}
+
+static cc_frontend_result cc_compile_here(LLVMContextRef context,
+                                          const char *source,
+                                          size_t source_length,
+                                          const char *options,
+                                          const cc_header *headers,
+                                          size_t num_headers,
+                                          LLVMModuleRef *out_module,
+                                          char **out_log) {
+  cc_build_options parsed;
+  char *error = NULL;
+  if (!cc_parse_build_options(options, &parsed, &error)) {
+    if (!error) return CC_FRONTEND_OUT_OF_MEMORY;
+    char *log = malloc(strlen(error) + 9);
+    if (log) {
+      strcpy(log, "error: ");
+      strcat(log, error);
+      strcat(log, "\n");
+    }
+    free(error);
+    cc_set_log(out_log, log);
+    return log ? CC_FRONTEND_INVALID_OPTIONS : CC_FRONTEND_OUT_OF_MEMORY;
+  }
+
+  cc_frontend_result result = CC_FRONTEND_OUT_OF_MEMORY;
+  char *log = NULL;
+  size_t num_fixed = sizeof(cc_fixed_args) / sizeof(*cc_fixed_args);
+  /* fixed, -cl-std=, user options, "-x", "cl", the source */
+  size_t num_args = num_fixed + 1 + parsed.num_args + 3;
+  const char **args = malloc(num_args * sizeof(*args));
+  cc_shim_file *files = calloc(num_headers + 1, sizeof(*files));
+  char *std_arg = malloc(strlen("-cl-std=") + strlen(parsed.cl_std) + 1);
+  if (!args || !files || !std_arg) goto done;
+  strcpy(std_arg, "-cl-std=");
+  strcat(std_arg, parsed.cl_std);
+  size_t n = 0;
+  for (size_t i = 0; i < num_fixed; i++) args[n++] = cc_fixed_args[i];
+  args[n++] = std_arg;
+  for (size_t i = 0; i < parsed.num_args; i++) args[n++] = parsed.args[i];
+  args[n++] = "-x";
+  args[n++] = "cl";
+  args[n++] = CC_SOURCE_PATH;
+
+  files[0].path = CC_SOURCE_PATH;
+  files[0].text = source ? source : "";
+  files[0].length = source ? source_length : 0;
+  if (!cc_header_files(headers, num_headers, files, &log)) {
+    if (log) result = CC_FRONTEND_COMPILE_FAILED;
+    goto done;
+  }
+
+  switch (cc_shim_compile(context, args, n, files, num_headers + 1,
+                          out_module, &log)) {
+    case CC_SHIM_SUCCESS:
+      result = CC_FRONTEND_SUCCESS;
+      break;
+    case CC_SHIM_INVALID_ARGS: /* options passed our checks: Clang's say */
+      result = CC_FRONTEND_INVALID_OPTIONS;
+      break;
+    case CC_SHIM_FAILED:
+      result = CC_FRONTEND_COMPILE_FAILED;
+      break;
+  }
+  if (!log && out_log) { /* the shim could not copy its log */
+    if (*out_module) LLVMDisposeModule(*out_module);
+    *out_module = NULL;
+    result = CC_FRONTEND_OUT_OF_MEMORY;
+  }
+
+done:
+  if (files)
+    for (size_t i = 1; i <= num_headers; i++) free((char *)files[i].path);
+  free(files);
+  free(args);
+  free(std_arg);
+  cc_build_options_free(&parsed);
+  cc_set_log(out_log, log);
+  return result;
+}
+
+/* Clang recurses over the syntax tree: a long expression (say 60,000
+ * terms in a macro) overflows an 8 MiB stack, in clang itself too. Each
+ * compile therefore runs on a thread of its own with a large stack, which
+ * costs address space only for the pages it touches. */
+#define CC_COMPILE_STACK_SIZE ((size_t)512 << 20)
+
+typedef struct cc_compile_job {
+  LLVMContextRef context;
+  const char *source;
+  size_t source_length;
+  const char *options;
+  const cc_header *headers;
+  size_t num_headers;
+  LLVMModuleRef *out_module;
+  char **out_log;
+  cc_frontend_result result;
+} cc_compile_job;
+
+static void *cc_compile_thread(void *arg) {
+  cc_compile_job *job = arg;
+  job->result = cc_compile_here(job->context, job->source, job->source_length,
+                                job->options, job->headers, job->num_headers,
+                                job->out_module, job->out_log);
+  return NULL;
+}
+
+cc_frontend_result cc_compile_opencl_c(LLVMContextRef context,
+                                       const char *source,
+                                       size_t source_length,
+                                       const char *options,
+                                       const cc_header *headers,
+                                       size_t num_headers,
+                                       LLVMModuleRef *out_module,
+                                       char **out_log) {
+  *out_module = NULL;
+  if (out_log) *out_log = NULL;
+  cc_compile_job job = {context,     source,     source_length, options,
+                        headers,     num_headers, out_module,   out_log,
+                        CC_FRONTEND_OUT_OF_MEMORY};
+  pthread_attr_t attr;
+  pthread_t thread;
+  bool threaded = false;
+  if (pthread_attr_init(&attr) == 0) {
+    threaded = pthread_attr_setstacksize(&attr, CC_COMPILE_STACK_SIZE) == 0 &&
+               pthread_create(&thread, &attr, cc_compile_thread, &job) == 0;
+    pthread_attr_destroy(&attr);
+  }
+  if (threaded)
+    pthread_join(thread, NULL);
+  else /* no thread to be had: compile here, with the caller's stack */
+    cc_compile_thread(&job);
+  return job.result;
+}
