@@ -1,0 +1,91 @@
+/* clmux compiler — code generation: several kernels of one module into one
+ * optimized object and one executable container. */
+#include <llvm-c/Linker.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define SYMBOL_PREFIX "__clmux_wg_"
+
+/* The container entry of a request: code for one local size is required
+ * to run at that size; generic code prefers a few vectors' worth of x. */
+static void describe(const cc_target *target, const cc_kernel_info *info,
+                     const cc_kernel_request *request,
+                     cc_binary_kernel *entry) {
+  const uint32_t *reqd = info->reqd_local_size;
+  const uint32_t *size = reqd[0] ? reqd : request->local_size;
+  for (int d = 0; d < 3; d++) {
+    entry->required_local_size[d] = size[d];
+    entry->preferred_local_size[d] = size[0] ? size[d]
+                                     : d == 0
+                                         ? cc_target_vector_bits(target) / 8
+                                         : 1;
+  }
+}
+
+static cc_status add_kernel(const cc_target *target, LLVMModuleRef source,
+                            LLVMModuleRef linked,
+                            const cc_kernel_request *request,
+                            cc_binary_kernel *entry, cc_log *log) {
+  size_t length = strlen(SYMBOL_PREFIX) + strlen(request->name) + 1;
+  char *symbol = malloc(length);
+  if (!symbol) return cc_fail(log, cc_error_out_of_memory, "no memory");
+  snprintf(symbol, length, SYMBOL_PREFIX "%s", request->name);
+  entry->name = request->name;
+  entry->symbol = symbol;
+  cc_kernel_info info;
+  cc_status status = cc_codegen_kernel_info(source, request->name, &info, log);
+  if (status != cc_success) return status;
+  describe(target, &info, request, entry);
+  cc_kernel_info_release(&info);
+  LLVMModuleRef module = NULL;
+  status = cc_codegen_work_group(source, request->name, request->local_size,
+                                 symbol, &module, log);
+  if (status != cc_success) return status;
+  cc_target_adopt_module(target, module);
+  if (LLVMLinkModules2(linked, module)) {
+    return cc_fail(log, cc_error_llvm, "kernel %s: linking failed",
+                   request->name);
+  }
+  return cc_success;
+}
+
+cc_status cc_codegen_build(const cc_target *target, LLVMModuleRef source,
+                           const cc_kernel_request *kernels, uint32_t count,
+                           uint8_t **binary, size_t *binary_size,
+                           LLVMModuleRef *module_out, cc_log *log) {
+  *binary = NULL;
+  *binary_size = 0;
+  if (module_out) *module_out = NULL;
+  if (count == 0) return cc_fail(log, cc_error_invalid_value, "no kernels");
+  cc_binary_kernel *entries = calloc(count, sizeof *entries);
+  if (!entries) return cc_fail(log, cc_error_out_of_memory, "no memory");
+  LLVMModuleRef linked = LLVMModuleCreateWithNameInContext(
+      "clmux.kernels", LLVMGetModuleContext(source));
+  cc_target_adopt_module(target, linked);
+  cc_status status = cc_success;
+  for (uint32_t i = 0; i < count && status == cc_success; i++) {
+    status = add_kernel(target, source, linked, &kernels[i], &entries[i], log);
+  }
+  if (status == cc_success) status = cc_codegen_optimize(target, linked, log);
+  LLVMMemoryBufferRef object = NULL;
+  if (status == cc_success) {
+    status = cc_codegen_emit_object(target, linked, &object, log);
+  }
+  if (status == cc_success) {
+    status =
+        cc_binary_write(entries, count, LLVMGetBufferStart(object),
+                        LLVMGetBufferSize(object), binary, binary_size, log);
+    LLVMDisposeMemoryBuffer(object);
+  }
+  for (uint32_t i = 0; i < count; i++) free((char *)entries[i].symbol);
+  free(entries);
+  if (status == cc_success && module_out) {
+    *module_out = linked;
+  } else {
+    LLVMDisposeModule(linked);
+  }
+  return status;
+}

@@ -1,0 +1,139 @@
+/* clmux compiler — code generation for the CPU target.
+ *
+ * From an OpenCL kernel in LLVM IR (as Clang 19 emits it for OpenCL C 1.2
+ * with -ffake-address-space-map -fdeclare-opencl-builtins
+ * -finclude-default-header -O2 -disable-llvm-passes) to a work-group
+ * function with the ABI of source/mux/cpu/work_group_abi.h, optimized and
+ * vectorized across work-item x for the host CPU, emitted as an object and
+ * wrapped in the container of source/mux/cpu/binary_format.h.
+ *
+ * Not yet: barriers and kernel-scope __local variables (refused with
+ * cc_error_unsupported), images and samplers as arguments, linking the
+ * builtin library (a kernel that calls a builtin other than the work-item
+ * functions and mem_fence builds, but its executable will not load).
+ *
+ * Threads: LLVM contexts are not thread-safe, so calls on modules of one
+ * context must not overlap; a cc_target serves one thread at a time. */
+#ifndef CLMUX_COMPILER_CODEGEN_H
+#define CLMUX_COMPILER_CODEGEN_H
+
+#include <llvm-c/Core.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum cc_status {
+  cc_success = 0,
+  cc_error_no_kernel,     /* no spir_kernel function of that name */
+  cc_error_unsupported,   /* valid OpenCL C this step cannot compile yet */
+  cc_error_invalid_value, /* bad request, e.g. a local size of 0 in part */
+  cc_error_invalid_ir,    /* the verifier refused the generated module */
+  cc_error_llvm,          /* target, pass pipeline or emission failed */
+  cc_error_out_of_memory
+} cc_status;
+
+/* A human-readable reason for the last failure; may be passed as NULL. */
+typedef struct cc_log {
+  char text[512];
+} cc_log;
+
+/* ---- Kernel arguments: how each one lies in the argument block -------- */
+
+typedef enum cc_arg_kind {
+  cc_arg_global_pointer,   /* __global T*: a buffer */
+  cc_arg_constant_pointer, /* __constant T*: a buffer */
+  cc_arg_local_pointer,    /* __local T*: a shared local buffer */
+  cc_arg_value             /* scalars, vectors, structs: the bytes */
+} cc_arg_kind;
+
+typedef struct cc_arg_layout {
+  cc_arg_kind kind;
+  uint32_t size;   /* bytes in the block: 8 for pointers, else sizeof */
+  uint32_t offset; /* aligned to cpu_arg_alignment(size) */
+} cc_arg_layout;
+
+typedef struct cc_kernel_info {
+  uint32_t arg_count;
+  cc_arg_layout *args;         /* arg_count entries (malloc'd) */
+  uint32_t args_size;          /* end of the last argument */
+  uint32_t reqd_local_size[3]; /* reqd_work_group_size, or all 0 */
+} cc_kernel_info;
+
+/* Describes kernel `name` of `module` without changing the module. */
+cc_status cc_codegen_kernel_info(LLVMModuleRef module, const char *name,
+                                 cc_kernel_info *info, cc_log *log);
+void cc_kernel_info_release(cc_kernel_info *info);
+
+/* ---- One work-group function ------------------------------------------ */
+
+/* Builds, in a new module of the source's context (the source is not
+ * changed), the external function `symbol` of type
+ *   void (const uint8_t *args, const cpu_work_group *wg)
+ * that runs kernel `name` for every work-item of one work-group. With a
+ * local size of all 1..N the loops have constant trip counts and the code
+ * runs only with that local size; all 0 reads it from wg at run time (the
+ * kernel's reqd_work_group_size, if any, wins). Everything but `symbol` is
+ * internal. The result is verified but not yet optimized. */
+cc_status cc_codegen_work_group(LLVMModuleRef source, const char *name,
+                                const uint32_t local_size[3],
+                                const char *symbol, LLVMModuleRef *out,
+                                cc_log *log);
+
+/* ---- The host target -------------------------------------------------- */
+
+typedef struct cc_target cc_target;
+
+/* A target machine for the host CPU (name and features), PIC, aggressive
+ * optimization. One target must not be used by two threads at once. */
+cc_status cc_target_create_host(cc_target **out, cc_log *log);
+void cc_target_destroy(cc_target *target);
+/* The widest vector registers the host has, in bits (512, 256 or 128): the
+ * width the work-item loops are vectorized at. */
+unsigned cc_target_vector_bits(const cc_target *target);
+const char *cc_target_cpu_name(const cc_target *target);
+
+/* Sets the module's triple and data layout to the target's. */
+void cc_target_adopt_module(const cc_target *target, LLVMModuleRef module);
+/* default<O3> for the target. */
+cc_status cc_codegen_optimize(const cc_target *target, LLVMModuleRef module,
+                              cc_log *log);
+/* An x86-64 ELF relocatable object of the module, in memory. */
+cc_status cc_codegen_emit_object(const cc_target *target, LLVMModuleRef module,
+                                 LLVMMemoryBufferRef *object, cc_log *log);
+/* The module's assembly text (malloc'd), for inspection and tests. */
+cc_status cc_codegen_emit_assembly(const cc_target *target,
+                                   LLVMModuleRef module, char **text,
+                                   cc_log *log);
+
+/* ---- The executable container (binary_format.h) ----------------------- */
+
+typedef struct cc_binary_kernel {
+  const char *name;   /* the OpenCL kernel name */
+  const char *symbol; /* its work-group function in the object */
+  uint64_t local_memory;
+  uint64_t scratch;
+  uint32_t preferred_local_size[3]; /* each >= 1 */
+  uint32_t required_local_size[3];  /* all 0, or each >= 1 */
+} cc_binary_kernel;
+
+/* Writes a container (malloc'd into *out) holding `object`. */
+cc_status cc_binary_write(const cc_binary_kernel *kernels, uint32_t count,
+                          const void *object, size_t object_size, uint8_t **out,
+                          size_t *out_size, cc_log *log);
+
+/* ---- All of it --------------------------------------------------------- */
+
+typedef struct cc_kernel_request {
+  const char *name;
+  uint32_t local_size[3]; /* as for cc_codegen_work_group */
+} cc_kernel_request;
+
+/* Generates, links, optimizes and emits `count` work-group functions of
+ * `source` (not changed) into one object and wraps it into a container
+ * (malloc'd into *binary). If `module_out` is not NULL it receives the
+ * optimized module (the caller disposes of it), for inspection. */
+cc_status cc_codegen_build(const cc_target *target, LLVMModuleRef source,
+                           const cc_kernel_request *kernels, uint32_t count,
+                           uint8_t **binary, size_t *binary_size,
+                           LLVMModuleRef *module_out, cc_log *log);
+
+#endif /* CLMUX_COMPILER_CODEGEN_H */

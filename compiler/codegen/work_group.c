@@ -1,0 +1,271 @@
+/* clmux compiler — code generation: one kernel becomes one work-group
+ * function. In a clone of the source module: inline every helper into the
+ * kernel, move the kernel's blocks into a body function that also takes
+ * the work-item's ids, replace the work-item functions by those ids, wrap
+ * the body in work-item loops, internalize the rest. */
+#include <llvm-c/Analysis.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "work_group_abi.h"
+
+/* Names a module-local helper cannot clash with (the user's cannot start
+ * with a double underscore). */
+#define BODY_NAME "__clmux_kernel_body"
+
+/* Every helper the kernel calls, at any depth, is inlined into it. */
+static cc_status inline_helpers(LLVMModuleRef module, LLVMValueRef kernel,
+                                cc_log *log) {
+  LLVMContextRef context = LLVMGetModuleContext(module);
+  unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  for (LLVMValueRef f = LLVMGetFirstFunction(module); f;
+       f = LLVMGetNextFunction(f)) {
+    if (f == kernel || LLVMIsDeclaration(f)) continue;
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(context, always, 0));
+  }
+  return cc_run_passes(module, "always-inline", log);
+}
+
+/* Keeps what Clang knows of a parameter (noalias from restrict, align,
+ * readonly for const) for the optimizer. */
+static void copy_param_attributes(LLVMValueRef from, LLVMValueRef to,
+                                  unsigned index) {
+  LLVMAttributeIndex at = (LLVMAttributeIndex)(index + 1);
+  unsigned count = LLVMGetAttributeCountAtIndex(from, at);
+  LLVMAttributeRef attributes[32];
+  if (count == 0 || count > 32) return;
+  LLVMGetAttributesAtIndex(from, at, attributes);
+  for (unsigned a = 0; a < count; a++) {
+    LLVMAddAttributeAtIndex(to, at, attributes[a]);
+  }
+}
+
+/* Moves the kernel's code into a new internal function taking the kernel's
+ * parameters (by-value aggregates as plain pointers, copied on entry as
+ * byval would) then wg and the six ids; lowers the work-item functions. */
+static LLVMValueRef make_body(LLVMModuleRef module, LLVMValueRef kernel,
+                              const cc_kernel_info *info, bool *by_pointer,
+                              const uint32_t local_size[3]) {
+  LLVMContextRef context = LLVMGetModuleContext(module);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(context);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+  unsigned n = info->arg_count;
+  unsigned byval_kind = LLVMGetEnumAttributeKindForName("byval", 5);
+  LLVMTypeRef *types = calloc(n + 7, sizeof *types);
+  LLVMTypeRef *byval_types = calloc(n + 1, sizeof *byval_types);
+  if (!types || !byval_types) {
+    free(types);
+    free(byval_types);
+    return NULL;
+  }
+  for (unsigned i = 0; i < n; i++) {
+    LLVMAttributeRef byval = LLVMGetEnumAttributeAtIndex(
+        kernel, (LLVMAttributeIndex)(i + 1), byval_kind);
+    by_pointer[i] = byval != NULL;
+    byval_types[i] = byval ? LLVMGetTypeAttributeValue(byval) : NULL;
+    types[i] = byval ? ptr : LLVMTypeOf(LLVMGetParam(kernel, i));
+  }
+  types[n] = ptr;
+  for (unsigned i = 1; i <= 6; i++) types[n + i] = i64;
+  LLVMValueRef body = LLVMAddFunction(
+      module, BODY_NAME,
+      LLVMFunctionType(LLVMVoidTypeInContext(context), types, n + 7, 0));
+  free(types);
+  LLVMSetLinkage(body, LLVMInternalLinkage);
+  LLVMAddAttributeAtIndex(
+      body, LLVMAttributeFunctionIndex,
+      LLVMCreateEnumAttribute(
+          context, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
+
+  LLVMBasicBlockRef block;
+  while ((block = LLVMGetFirstBasicBlock(kernel))) {
+    LLVMRemoveBasicBlockFromParent(block);
+    LLVMAppendExistingBasicBlock(body, block);
+  }
+  LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
+  LLVMPositionBuilderBefore(
+      builder, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(body)));
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef value = LLVMGetParam(body, i);
+    if (by_pointer[i]) {
+      /* The kernel may write its copy; the block is shared. */
+      unsigned align = (unsigned)cpu_arg_alignment(info->args[i].size);
+      LLVMValueRef copy = LLVMBuildAlloca(builder, byval_types[i], "byval");
+      LLVMSetAlignment(copy, align);
+      LLVMBuildMemCpy(builder, copy, align, value, align,
+                      LLVMConstInt(i64, info->args[i].size, 0));
+      value = copy;
+    } else {
+      copy_param_attributes(kernel, body, i);
+    }
+    LLVMReplaceAllUsesWith(LLVMGetParam(kernel, i), value);
+  }
+  LLVMDisposeBuilder(builder);
+  free(byval_types);
+
+  LLVMValueRef local_id[3], global_id[3];
+  for (unsigned d = 0; d < 3; d++) {
+    local_id[d] = LLVMGetParam(body, n + 1 + d);
+    global_id[d] = LLVMGetParam(body, n + 4 + d);
+  }
+  cc_lower_work_items(body, LLVMGetParam(body, n), local_id, global_id,
+                      local_size);
+  return body;
+}
+
+static bool has_alloca(LLVMValueRef function) {
+  for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+       block = LLVMGetNextBasicBlock(block)) {
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+         inst = LLVMGetNextInstruction(inst)) {
+      if (LLVMIsAAllocaInst(inst)) return true;
+    }
+  }
+  return false;
+}
+
+/* Only `keep` stays visible outside the module. */
+static void internalize(LLVMModuleRef module, LLVMValueRef keep) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(module); f;
+       f = LLVMGetNextFunction(f)) {
+    if (f != keep && !LLVMIsDeclaration(f)) {
+      LLVMSetLinkage(f, LLVMInternalLinkage);
+      LLVMSetVisibility(f, LLVMDefaultVisibility);
+    }
+  }
+  for (LLVMValueRef g = LLVMGetFirstGlobal(module); g;
+       g = LLVMGetNextGlobal(g)) {
+    if (!LLVMIsDeclaration(g)) {
+      LLVMSetLinkage(g, LLVMInternalLinkage);
+      LLVMSetVisibility(g, LLVMDefaultVisibility);
+    }
+  }
+}
+
+static bool is_barrier(const char *name) {
+  return strcmp(name, "_Z7barrierj") == 0 ||
+         strncmp(name, "_Z18work_group_barrier", 22) == 0;
+}
+
+/* What survives dead-code elimination and this step cannot do yet. */
+static cc_status check_supported(LLVMModuleRef module, const char *name,
+                                 cc_log *log) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(module); f;
+       f = LLVMGetNextFunction(f)) {
+    size_t length = 0;
+    if (LLVMGetFirstUse(f) && is_barrier(LLVMGetValueName2(f, &length))) {
+      return cc_fail(log, cc_error_unsupported,
+                     "kernel %s: barriers are not supported yet", name);
+    }
+  }
+  for (LLVMValueRef g = LLVMGetFirstGlobal(module); g;
+       g = LLVMGetNextGlobal(g)) {
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && LLVMGetFirstUse(g)) {
+      return cc_fail(log, cc_error_unsupported,
+                     "kernel %s: __local variables are not supported yet",
+                     name);
+    }
+  }
+  return cc_success;
+}
+
+/* The local size the code is specialized for, from the request and the
+ * kernel's reqd_work_group_size. */
+static cc_status choose_local_size(const cc_kernel_info *info,
+                                   const uint32_t requested[3],
+                                   uint32_t chosen[3], const char *name,
+                                   cc_log *log) {
+  bool any = requested[0] || requested[1] || requested[2];
+  bool all = requested[0] && requested[1] && requested[2];
+  if (any && !all) {
+    return cc_fail(log, cc_error_invalid_value,
+                   "kernel %s: local size %ux%ux%u is zero in part", name,
+                   requested[0], requested[1], requested[2]);
+  }
+  const uint32_t *reqd = info->reqd_local_size;
+  bool has_reqd = reqd[0] && reqd[1] && reqd[2];
+  if (has_reqd && all && memcmp(reqd, requested, 3 * sizeof *reqd) != 0) {
+    return cc_fail(log, cc_error_invalid_value,
+                   "kernel %s: local size %ux%ux%u is not the required "
+                   "%ux%ux%u",
+                   name, requested[0], requested[1], requested[2], reqd[0],
+                   reqd[1], reqd[2]);
+  }
+  memcpy(chosen, has_reqd ? reqd : requested, 3 * sizeof *chosen);
+  return cc_success;
+}
+
+static cc_status build_in_clone(LLVMModuleRef module, const char *name,
+                                const cc_kernel_info *info,
+                                const uint32_t local_size[3],
+                                const char *symbol, cc_log *log) {
+  LLVMValueRef kernel = cc_find_kernel(module, name);
+  cc_strip_attributes(module);
+  cc_status status = inline_helpers(module, kernel, log);
+  if (status != cc_success) return status;
+  bool *by_pointer = calloc(info->arg_count + 1, sizeof *by_pointer);
+  if (!by_pointer) return cc_fail(log, cc_error_out_of_memory, "no memory");
+  LLVMValueRef body = make_body(module, kernel, info, by_pointer, local_size);
+  if (!body) {
+    free(by_pointer);
+    return cc_fail(log, cc_error_out_of_memory, "no memory");
+  }
+  LLVMGlobalClearMetadata(kernel);
+  if (!LLVMGetFirstUse(kernel)) LLVMDeleteFunction(kernel);
+
+  /* Private arrays that stay in memory would be shared by the work-items
+   * of one vector: then let the vectorizer check dependences itself. */
+  status = cc_run_passes(module, "function(sroa,early-cse)", log);
+  bool parallel = !has_alloca(body);
+  LLVMValueRef wrapper =
+      status == cc_success
+          ? cc_build_work_group_loops(module, body, info, by_pointer,
+                                      local_size, symbol, parallel)
+          : NULL;
+  free(by_pointer);
+  if (status != cc_success) return status;
+  if (!wrapper) return cc_fail(log, cc_error_out_of_memory, "no memory");
+  internalize(module, wrapper);
+  status = cc_run_passes(module, "globaldce", log);
+  if (status == cc_success) status = check_supported(module, name, log);
+  if (status != cc_success) return status;
+  char *message = NULL;
+  if (LLVMVerifyModule(module, LLVMReturnStatusAction, &message)) {
+    cc_fail(log, cc_error_invalid_ir, "kernel %s: %s", name, message);
+    LLVMDisposeMessage(message);
+    return cc_error_invalid_ir;
+  }
+  LLVMDisposeMessage(message);
+  return cc_success;
+}
+
+cc_status cc_codegen_work_group(LLVMModuleRef source, const char *name,
+                                const uint32_t local_size[3],
+                                const char *symbol, LLVMModuleRef *out,
+                                cc_log *log) {
+  *out = NULL;
+  if (!symbol || !*symbol || LLVMGetNamedFunction(source, symbol) ||
+      LLVMGetNamedGlobal(source, symbol)) {
+    return cc_fail(log, cc_error_invalid_value,
+                   "symbol %s is empty or taken in the module",
+                   symbol ? symbol : "(null)");
+  }
+  cc_kernel_info info;
+  cc_status status = cc_codegen_kernel_info(source, name, &info, log);
+  if (status != cc_success) return status;
+  uint32_t chosen[3];
+  status = choose_local_size(&info, local_size, chosen, name, log);
+  if (status == cc_success) {
+    LLVMModuleRef module = LLVMCloneModule(source);
+    status = build_in_clone(module, name, &info, chosen, symbol, log);
+    if (status == cc_success) {
+      *out = module;
+    } else {
+      LLVMDisposeModule(module);
+    }
+  }
+  cc_kernel_info_release(&info);
+  return status;
+}

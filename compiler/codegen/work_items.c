@@ -1,0 +1,152 @@
+/* clmux compiler — code generation: the OpenCL work-item functions
+ * (get_global_id and friends, by their Clang-mangled names) become values
+ * computed from the work-item loop's indices and the cpu_work_group. */
+#include <stddef.h>
+#include <string.h>
+
+#include "internal.h"
+#include "work_group_abi.h"
+
+typedef enum work_item_query {
+  query_global_id,
+  query_local_id,
+  query_group_id,
+  query_global_size,
+  query_local_size,
+  query_num_groups,
+  query_global_offset,
+  query_work_dim,
+  query_fence, /* mem_fence, read_mem_fence, write_mem_fence */
+  query_none
+} work_item_query;
+
+static const struct {
+  const char *mangled;
+  work_item_query query;
+} queries[] = {
+    {"_Z13get_global_idj", query_global_id},
+    {"_Z12get_local_idj", query_local_id},
+    {"_Z12get_group_idj", query_group_id},
+    {"_Z15get_global_sizej", query_global_size},
+    {"_Z14get_local_sizej", query_local_size},
+    {"_Z14get_num_groupsj", query_num_groups},
+    {"_Z17get_global_offsetj", query_global_offset},
+    {"_Z12get_work_dimv", query_work_dim},
+    {"_Z9mem_fencej", query_fence},
+    {"_Z14read_mem_fencej", query_fence},
+    {"_Z15write_mem_fencej", query_fence},
+};
+
+static work_item_query query_of(LLVMValueRef inst) {
+  if (!LLVMIsACallInst(inst)) return query_none;
+  const char *name = cc_callee_name(inst);
+  for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
+    if (strcmp(name, queries[i].mangled) == 0) return queries[i].query;
+  }
+  return query_none;
+}
+
+typedef struct lowering {
+  LLVMBuilderRef builder;
+  LLVMTypeRef i64;
+  LLVMValueRef wg;
+  LLVMValueRef *local_id;
+  LLVMValueRef *global_id;
+  const uint32_t *local_size;
+} lowering;
+
+/* What a query answers outside dimensions 0..2: sizes 1, the rest 0. */
+static uint64_t out_of_range_value(work_item_query query) {
+  return query == query_global_size || query == query_local_size ||
+                 query == query_num_groups
+             ? 1
+             : 0;
+}
+
+static LLVMValueRef wg_u64(lowering *l, size_t offset) {
+  return cc_load_wg_field(l->builder, l->wg, l->i64, offset, "");
+}
+
+/* The query's value in dimension d (0..2), as an i64. */
+static LLVMValueRef dimension_value(lowering *l, work_item_query query,
+                                    unsigned d) {
+  switch (query) {
+    case query_global_id:
+      return l->global_id[d];
+    case query_local_id:
+      return l->local_id[d];
+    case query_group_id:
+      return wg_u64(l, offsetof(cpu_work_group, group_id) + 8 * d);
+    case query_global_size:
+      return wg_u64(l, offsetof(cpu_work_group, global_size) + 8 * d);
+    case query_num_groups:
+      return wg_u64(l, offsetof(cpu_work_group, num_groups) + 8 * d);
+    case query_global_offset:
+      return wg_u64(l, offsetof(cpu_work_group, global_offset) + 8 * d);
+    case query_local_size:
+      if (l->local_size[d]) return LLVMConstInt(l->i64, l->local_size[d], 0);
+      return LLVMBuildZExt(
+          l->builder,
+          cc_load_wg_field(l->builder, l->wg,
+                           LLVMInt32TypeInContext(LLVMGetTypeContext(l->i64)),
+                           offsetof(cpu_work_group, local_size) + 4 * d, ""),
+          l->i64, "");
+    default:
+      return LLVMConstInt(l->i64, 0, 0);
+  }
+}
+
+/* The query's value for a dimension argument that may be any i32. */
+static LLVMValueRef query_value(lowering *l, work_item_query query,
+                                LLVMValueRef dimension) {
+  LLVMValueRef fallback = LLVMConstInt(l->i64, out_of_range_value(query), 0);
+  if (LLVMIsAConstantInt(dimension)) {
+    uint64_t d = LLVMConstIntGetZExtValue(dimension);
+    return d < 3 ? dimension_value(l, query, (unsigned)d) : fallback;
+  }
+  LLVMValueRef value = fallback;
+  for (unsigned d = 3; d-- > 0;) {
+    LLVMValueRef is_d =
+        LLVMBuildICmp(l->builder, LLVMIntEQ, dimension,
+                      LLVMConstInt(LLVMTypeOf(dimension), d, 0), "");
+    value = LLVMBuildSelect(l->builder, is_d, dimension_value(l, query, d),
+                            value, "");
+  }
+  return value;
+}
+
+void cc_lower_work_items(LLVMValueRef function, LLVMValueRef wg,
+                         LLVMValueRef local_id[3], LLVMValueRef global_id[3],
+                         const uint32_t local_size[3]) {
+  LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(wg));
+  lowering l = {LLVMCreateBuilderInContext(context),
+                LLVMInt64TypeInContext(context),
+                wg,
+                local_id,
+                global_id,
+                local_size};
+  for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+       block = LLVMGetNextBasicBlock(block)) {
+    LLVMValueRef inst = LLVMGetFirstInstruction(block);
+    while (inst) {
+      LLVMValueRef next = LLVMGetNextInstruction(inst);
+      work_item_query query = query_of(inst);
+      if (query != query_none) {
+        LLVMPositionBuilderBefore(l.builder, inst);
+        LLVMValueRef value = NULL;
+        if (query == query_work_dim) {
+          value = cc_load_wg_field(l.builder, wg, LLVMTypeOf(inst),
+                                   offsetof(cpu_work_group, work_dim), "");
+        } else if (query != query_fence) {
+          value = query_value(&l, query, LLVMGetOperand(inst, 0));
+          LLVMTypeRef type = LLVMTypeOf(inst);
+          if (type != l.i64) value = LLVMBuildTrunc(l.builder, value, type, "");
+        }
+        if (value) LLVMReplaceAllUsesWith(inst, value);
+        LLVMInstructionEraseFromParent(inst);
+      }
+      inst = next;
+    }
+  }
+  LLVMDisposeBuilder(l.builder);
+}

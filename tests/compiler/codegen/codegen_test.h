@@ -1,0 +1,185 @@
+/* clmux compiler tests — code generation: loading Clang's bitcode, building
+ * containers with cc_codegen_build and running their kernels through the
+ * public Mux API on the CPU device. */
+#ifndef CLMUX_TESTS_CODEGEN_TEST_H
+#define CLMUX_TESTS_CODEGEN_TEST_H
+
+#include <llvm-c/BitReader.h>
+#include <string.h>
+
+#include "codegen.h"
+#include "mux_test.h"
+
+#define RUN_TIMEOUT_NS UINT64_C(30000000000)
+
+static mux_device_t device;
+static mux_queue_t queue;
+
+/* The module of a .bc file built by Clang at build time. */
+static inline LLVMModuleRef load_bitcode(LLVMContextRef context,
+                                         const char *path) {
+  LLVMMemoryBufferRef buffer = NULL;
+  char *message = NULL;
+  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &message)) {
+    fprintf(stderr, "cannot read %s: %s\n", path, message);
+    exit(1);
+  }
+  LLVMModuleRef module = NULL;
+  REQUIRE(!LLVMParseBitcodeInContext2(context, buffer, &module));
+  LLVMDisposeMemoryBuffer(buffer);
+  return module;
+}
+
+/* A loaded executable holding the requested kernels, or NULL (reported). */
+static inline mux_executable_t build_executable(
+    const cc_target *target, LLVMModuleRef source,
+    const cc_kernel_request *requests, uint32_t count) {
+  uint8_t *binary = NULL;
+  size_t size = 0;
+  cc_log log = {""};
+  cc_status status = cc_codegen_build(target, source, requests, count, &binary,
+                                      &size, NULL, &log);
+  CHECK_INT(cc_success, status);
+  if (status != cc_success) {
+    fprintf(stderr, "build: %s\n", log.text);
+    return NULL;
+  }
+  mux_executable_t executable = NULL;
+  mux_result_t result = muxCreateExecutable(device, binary, size,
+                                            mux_test_allocator, &executable);
+  CHECK_SUCCESS(result);
+  free(binary);
+  return result == mux_success ? executable : NULL;
+}
+
+static inline mux_kernel_t create_kernel(mux_executable_t executable,
+                                         const char *name) {
+  mux_kernel_t kernel = NULL;
+  mux_result_t result = muxCreateKernel(device, executable, name, strlen(name),
+                                        mux_test_allocator, &kernel);
+  CHECK_SUCCESS(result);
+  REQUIRE(result == mux_success);
+  return kernel;
+}
+
+static inline void record_error(mux_command_buffer_t command_buffer,
+                                mux_result_t error, void *const user_data) {
+  (void)command_buffer;
+  *(mux_result_t *)user_data = error;
+}
+
+/* Records one NDRange, runs it and waits; returns the first failure. */
+static inline mux_result_t run_ndrange(mux_kernel_t kernel,
+                                       mux_descriptor_info_t *descriptors,
+                                       uint64_t count, size_t dims,
+                                       const size_t *global,
+                                       const size_t *offset,
+                                       const size_t local[3]) {
+  mux_ndrange_options_t options;
+  memset(&options, 0, sizeof options);
+  options.descriptors = descriptors;
+  options.descriptors_length = count;
+  memcpy(options.local_size, local, sizeof options.local_size);
+  options.global_size = global;
+  options.global_offset = offset;
+  options.length = dims;
+  mux_command_buffer_t command_buffer = NULL;
+  mux_result_t result =
+      muxCreateCommandBuffer(device, NULL, mux_test_allocator, &command_buffer);
+  if (result != mux_success) return result;
+  mux_fence_t fence = NULL;
+  mux_result_t dispatch_error = mux_error_failure;
+  result = muxCommandNDRange(command_buffer, kernel, options, 0, NULL, NULL);
+  if (result == mux_success) result = muxFinalizeCommandBuffer(command_buffer);
+  if (result == mux_success) {
+    result = muxCreateFence(device, mux_test_allocator, &fence);
+  }
+  if (result == mux_success) {
+    result = muxDispatch(queue, command_buffer, fence, NULL, 0, NULL, 0,
+                         record_error, &dispatch_error);
+    if (result == mux_success) {
+      result = muxTryWait(queue, RUN_TIMEOUT_NS, fence);
+      REQUIRE(result != mux_fence_not_ready); /* hung: stop here */
+    }
+    if (result == mux_success) result = dispatch_error;
+  }
+  if (fence) muxDestroyFence(device, fence, mux_test_allocator);
+  muxDestroyCommandBuffer(device, command_buffer, mux_test_allocator);
+  return result;
+}
+
+static inline mux_result_t run_1d(mux_kernel_t kernel,
+                                  mux_descriptor_info_t *descriptors,
+                                  uint64_t count, size_t global, size_t local) {
+  size_t offset = 0;
+  size_t locals[3] = {local, 1, 1};
+  return run_ndrange(kernel, descriptors, count, 1, &global, &offset, locals);
+}
+
+typedef struct host_buffer {
+  mux_buffer_t buffer;
+  mux_memory_t memory;
+  size_t size;
+} host_buffer;
+
+static inline host_buffer host_buffer_create(const void *data, size_t size) {
+  host_buffer b = {NULL, NULL, size};
+  b.buffer = mux_test_buffer(device, size, &b.memory);
+  void *mapped = NULL;
+  REQUIRE(muxMapMemory(device, b.memory, 0, size, &mapped) == mux_success);
+  if (data) {
+    memcpy(mapped, data, size);
+  } else {
+    memset(mapped, 0, size);
+  }
+  REQUIRE(muxUnmapMemory(device, b.memory) == mux_success);
+  return b;
+}
+
+static inline void host_buffer_write(const host_buffer *b, const void *data) {
+  void *mapped = NULL;
+  REQUIRE(muxMapMemory(device, b->memory, 0, b->size, &mapped) == mux_success);
+  memcpy(mapped, data, b->size);
+  REQUIRE(muxUnmapMemory(device, b->memory) == mux_success);
+}
+
+static inline void host_buffer_read(const host_buffer *b, void *data) {
+  void *mapped = NULL;
+  REQUIRE(muxMapMemory(device, b->memory, 0, b->size, &mapped) == mux_success);
+  memcpy(data, mapped, b->size);
+  REQUIRE(muxUnmapMemory(device, b->memory) == mux_success);
+}
+
+static inline void host_buffer_destroy(host_buffer *b) {
+  muxDestroyBuffer(device, b->buffer, mux_test_allocator);
+  muxFreeMemory(device, b->memory, mux_test_allocator);
+}
+
+static inline mux_descriptor_info_t buffer_arg(const host_buffer *b) {
+  mux_descriptor_info_t descriptor;
+  memset(&descriptor, 0, sizeof descriptor);
+  descriptor.type = mux_descriptor_info_type_buffer;
+  descriptor.buffer_descriptor.buffer = b->buffer;
+  return descriptor;
+}
+
+static inline mux_descriptor_info_t value_arg(const void *data, size_t size) {
+  mux_descriptor_info_t descriptor;
+  memset(&descriptor, 0, sizeof descriptor);
+  descriptor.type = mux_descriptor_info_type_plain_old_data;
+  descriptor.plain_old_data_descriptor.data = data;
+  descriptor.plain_old_data_descriptor.length = size;
+  return descriptor;
+}
+
+static inline void codegen_test_start(void) {
+  device = mux_test_create_device();
+  queue = mux_test_queue(device);
+}
+
+static inline int codegen_test_finish(void) {
+  muxDestroyDevice(device, mux_test_allocator);
+  return mux_test_finish();
+}
+
+#endif /* CLMUX_TESTS_CODEGEN_TEST_H */

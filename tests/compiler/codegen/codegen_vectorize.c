@@ -1,0 +1,118 @@
+/* The work-item loop is vectorized across x at the host's full width:
+ * the optimized IR of vector_add and of saxpy (with its branches) holds
+ * (and of a kernel indexing with `int i = get_global_id(0)`)
+ * <N x float> operations with N = vector bits / 32, and vector_add's
+ * assembly adds whole registers of that width (zmm, ymm or xmm), both for
+ * code specialized to a local size and for generic code. Set
+ * CLMUX_CODEGEN_DUMP=1 to print the IR. */
+#include <llvm-c/BitReader.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "codegen.h"
+
+static LLVMModuleRef load_bitcode(LLVMContextRef context, const char *path) {
+  LLVMMemoryBufferRef buffer = NULL;
+  char *message = NULL;
+  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &message)) {
+    fprintf(stderr, "cannot read %s: %s\n", path, message);
+    exit(1);
+  }
+  LLVMModuleRef module = NULL;
+  REQUIRE(!LLVMParseBitcodeInContext2(context, buffer, &module));
+  LLVMDisposeMemoryBuffer(buffer);
+  return module;
+}
+
+/* A line of `assembly` adds packed floats in a `registers` register. */
+static bool has_add(const char *assembly, const char *registers) {
+  for (const char *line = assembly; line && *line;) {
+    const char *end = strchr(line, '\n');
+    size_t length = end ? (size_t)(end - line) : strlen(line);
+    char text[256];
+    if (length < sizeof text) {
+      memcpy(text, line, length);
+      text[length] = '\0';
+      if (strstr(text, "addps") && strstr(text, registers)) return true;
+    }
+    line = end ? end + 1 : NULL;
+  }
+  return false;
+}
+
+/* Builds `name` and checks its optimized IR (and, if `instruction` names a
+ * register kind, its assembly) for vectors of `lanes` floats. */
+static void check_vectorized(const cc_target *target, LLVMModuleRef source,
+                             const char *name, const uint32_t local[3],
+                             unsigned lanes, const char *instruction) {
+  cc_kernel_request request = {name, {local[0], local[1], local[2]}};
+  uint8_t *binary = NULL;
+  size_t size = 0;
+  LLVMModuleRef module = NULL;
+  cc_log log = {""};
+  cc_status status = cc_codegen_build(target, source, &request, 1, &binary,
+                                      &size, &module, &log);
+  CHECK_INT(cc_success, status);
+  if (status != cc_success) {
+    fprintf(stderr, "%s: %s\n", name, log.text);
+    return;
+  }
+  free(binary);
+  char *ir = LLVMPrintModuleToString(module);
+  if (getenv("CLMUX_CODEGEN_DUMP")) fputs(ir, stdout);
+  char vector[32];
+  snprintf(vector, sizeof vector, "<%u x float>", lanes);
+  if (!strstr(ir, vector)) {
+    fprintf(stderr, "%s (local %ux%ux%u): no %s in the IR\n", name, local[0],
+            local[1], local[2], vector);
+  }
+  CHECK(strstr(ir, vector) != NULL);
+  LLVMDisposeMessage(ir);
+  if (instruction) {
+    char *assembly = NULL;
+    CHECK_INT(cc_success,
+              cc_codegen_emit_assembly(target, module, &assembly, &log));
+    if (assembly) {
+      bool found = has_add(assembly, instruction);
+      if (!found || getenv("CLMUX_CODEGEN_DUMP")) fputs(assembly, stderr);
+      CHECK(found);
+      free(assembly);
+    }
+  }
+  LLVMDisposeModule(module);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s vector_add.bc saxpy.bc\n", argv[0]);
+    return 1;
+  }
+  cc_target *target = NULL;
+  cc_log log = {""};
+  REQUIRE(cc_target_create_host(&target, &log) == cc_success);
+  unsigned bits = cc_target_vector_bits(target);
+  CHECK(bits == 512 || bits == 256 || bits == 128);
+  unsigned lanes = bits / 32;
+  const char *add = bits == 512 ? "%zmm" : bits == 256 ? "%ymm" : "%xmm";
+  printf("host %s: %u-bit vectors, expecting <%u x float>\n",
+         cc_target_cpu_name(target), bits, lanes);
+
+  LLVMContextRef context = LLVMContextCreate();
+  LLVMModuleRef vector_add = load_bitcode(context, argv[1]);
+  LLVMModuleRef saxpy = load_bitcode(context, argv[2]);
+  const uint32_t specialized[3] = {64, 1, 1}, odd[3] = {50, 2, 1},
+                 generic[3] = {0, 0, 0};
+  check_vectorized(target, vector_add, "vector_add", specialized, lanes, add);
+  check_vectorized(target, vector_add, "vector_add", odd, lanes, add);
+  check_vectorized(target, vector_add, "vector_add", generic, lanes, add);
+  check_vectorized(target, saxpy, "saxpy", specialized, lanes, NULL);
+  check_vectorized(target, saxpy, "saxpy", generic, lanes, NULL);
+  check_vectorized(target, saxpy, "scale_int_index", specialized, lanes, NULL);
+  LLVMDisposeModule(vector_add);
+  LLVMDisposeModule(saxpy);
+  LLVMContextDispose(context);
+  cc_target_destroy(target);
+  return check_finish();
+}

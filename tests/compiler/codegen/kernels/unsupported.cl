@@ -1,0 +1,36 @@
+/* What this step refuses: barriers and kernel-scope __local variables.
+ * `fine` has neither; `calls_barrier` reaches one through a helper. */
+kernel void with_barrier(global int *out) {
+  out[get_global_id(0)] = 1;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  out[get_global_id(0)] += 1;
+}
+
+void sync_helper(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+
+kernel void calls_barrier(global int *out) {
+  sync_helper();
+  out[get_global_id(0)] = 2;
+}
+
+kernel void with_local(global int *out) {
+  local int shared[64];
+  shared[get_local_id(0)] = (int)get_global_id(0);
+  out[get_global_id(0)] = shared[get_local_id(0)];
+}
+
+kernel void local_arg(global int *out, local int *scratch) {
+  scratch[get_local_id(0)] = (int)get_global_id(0);
+  out[get_global_id(0)] = scratch[get_local_id(0)] * 3;
+}
+
+__attribute__((reqd_work_group_size(8, 2, 1)))
+kernel void fixed(global int *out) {
+  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] =
+      (int)(get_local_size(0) * 10 + get_local_size(1));
+}
+
+kernel void fine(global int *out) {
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  out[get_global_id(0)] = 3;
+}
