@@ -1,0 +1,75 @@
+/* clmux compiler — the module layer: what its files share. */
+#ifndef CLMUX_COMPILER_MODULE_INTERNAL_H
+#define CLMUX_COMPILER_MODULE_INTERNAL_H
+
+#include <llvm-c/Core.h>
+#include <pthread.h>
+
+#include "codegen.h"
+#include "module.h"
+
+/* A growing log; `failed` records that memory ran out on the way. */
+typedef struct cc_text {
+  char *data;
+  size_t length, capacity;
+  bool failed;
+} cc_text;
+
+void cc_text_add(cc_text *text, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Hands the text to the caller's *out (or frees it); NULL if it failed. */
+void cc_text_give(cc_text *text, char **out);
+char *cc_module_strdup(const char *text);
+
+/* One specialization: building (another thread waits) or done. */
+typedef struct cc_spec {
+  struct cc_spec *next;
+  size_t kernel;
+  uint32_t local_size[3];
+  bool done;
+  cc_module_result result;
+  uint8_t *binary;
+  size_t size;
+  char *reason;
+} cc_spec;
+
+struct cc_module {
+  LLVMContextRef context;
+  LLVMModuleRef llvm;
+  cc_module_kind kind;
+  char *options;
+  unsigned flags;
+  cc_module_kernel *kernels;
+  size_t kernel_count;
+  /* LLVM contexts are not thread-safe: all LLVM work on this one holds
+   * llvm_lock. The cache has its own lock so hits never wait on a build. */
+  pthread_mutex_t llvm_lock;
+  pthread_mutex_t cache_lock;
+  pthread_cond_t cache_done;
+  cc_spec *cache;
+  size_t builds;
+  cc_target *target;
+  cc_text *diagnostics; /* where LLVM's errors go while set */
+};
+
+/* A module of `kind` with a fresh context and no code yet, or NULL. */
+cc_module *cc_module_new(cc_module_kind kind, const char *options,
+                         unsigned flags);
+/* Takes `llvm` (in module->context) and lists its kernels. */
+cc_module_result cc_module_adopt(cc_module *module, LLVMModuleRef llvm,
+                                 cc_text *log);
+
+/* The kernel table of module->llvm (kernels.c). */
+cc_module_result cc_kernels_read(cc_module *module, cc_text *log);
+void cc_kernels_free(cc_module *module);
+
+/* The named metadata listing kernels compiled with -cl-kernel-arg-info. */
+#define CC_ARG_INFO_METADATA "clmux.kernel_arg_info"
+
+/* Bitcode of module->llvm, under its lock. */
+LLVMMemoryBufferRef cc_module_bitcode(cc_module *module);
+
+/* Functions and globals an executable must not leave undefined. */
+bool cc_check_defined(LLVMModuleRef module, cc_text *log);
+
+#endif /* CLMUX_COMPILER_MODULE_INTERNAL_H */

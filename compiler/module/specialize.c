@@ -1,0 +1,154 @@
+/* clmux compiler — the module layer: code per (kernel, local size), built
+ * by codegen on first request and kept for the module's life. A request
+ * finding its entry still building waits for that build instead of
+ * starting another; builds for one module take turns on its context. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static cc_module_result from_status(cc_status status) {
+  switch (status) {
+    case cc_success:
+      return CC_MODULE_SUCCESS;
+    case cc_error_no_kernel:
+      return CC_MODULE_NO_KERNEL;
+    case cc_error_unsupported:
+      return CC_MODULE_UNSUPPORTED;
+    case cc_error_invalid_value:
+      return CC_MODULE_INVALID_LOCAL_SIZE;
+    case cc_error_out_of_memory:
+      return CC_MODULE_OUT_OF_MEMORY;
+    case cc_error_invalid_ir:
+    case cc_error_llvm:
+      break;
+  }
+  return CC_MODULE_INTERNAL_ERROR;
+}
+
+/* Runs codegen for one entry (not under the cache lock). */
+static void build(cc_module *module, cc_spec *spec) {
+  const cc_module_kernel *kernel = &module->kernels[spec->kernel];
+  cc_log log = {""};
+  cc_status status = cc_success;
+  pthread_mutex_lock(&module->llvm_lock);
+  if (!module->target) status = cc_target_create_host(&module->target, &log);
+  if (status == cc_success) {
+    cc_kernel_request request = {
+        kernel->name,
+        {spec->local_size[0], spec->local_size[1], spec->local_size[2]}};
+    status = cc_codegen_build(module->target, module->llvm, &request, 1,
+                              &spec->binary, &spec->size, NULL, &log);
+  }
+  pthread_mutex_unlock(&module->llvm_lock);
+  spec->result = from_status(status);
+  if (status != cc_success) spec->reason = cc_module_strdup(log.text);
+}
+
+static cc_spec *find(cc_module *module, size_t kernel,
+                     const uint32_t local_size[3]) {
+  for (cc_spec *spec = module->cache; spec; spec = spec->next) {
+    if (spec->kernel == kernel &&
+        memcmp(spec->local_size, local_size, sizeof spec->local_size) == 0) {
+      return spec;
+    }
+  }
+  return NULL;
+}
+
+cc_module_result cc_module_specialize(cc_module *module, const char *name,
+                                      const uint32_t local_size[3],
+                                      const void **binary, size_t *size,
+                                      const char **reason) {
+  *binary = NULL;
+  *size = 0;
+  if (reason) *reason = NULL;
+  if (module->kind != CC_MODULE_EXECUTABLE) {
+    if (reason) *reason = "the module is not an executable";
+    return CC_MODULE_INVALID_OPERATION;
+  }
+  const cc_module_kernel *kernel = cc_module_find_kernel(module, name);
+  if (!kernel) {
+    if (reason) *reason = "no kernel of that name";
+    return CC_MODULE_NO_KERNEL;
+  }
+  if (!local_size[0] || !local_size[1] || !local_size[2]) {
+    if (reason) *reason = "a local size of zero";
+    return CC_MODULE_INVALID_VALUE;
+  }
+  const uint32_t *reqd = kernel->reqd_work_group_size;
+  if (reqd[0] && memcmp(reqd, local_size, 3 * sizeof *reqd) != 0) {
+    if (reason) *reason = "not the kernel's reqd_work_group_size";
+    return CC_MODULE_INVALID_LOCAL_SIZE;
+  }
+  size_t index = (size_t)(kernel - module->kernels);
+
+  pthread_mutex_lock(&module->cache_lock);
+  cc_spec *spec = find(module, index, local_size);
+  if (!spec) {
+    spec = calloc(1, sizeof *spec);
+    if (!spec) {
+      pthread_mutex_unlock(&module->cache_lock);
+      return CC_MODULE_OUT_OF_MEMORY;
+    }
+    spec->kernel = index;
+    memcpy(spec->local_size, local_size, sizeof spec->local_size);
+    spec->next = module->cache;
+    module->cache = spec;
+    module->builds++;
+    pthread_mutex_unlock(&module->cache_lock);
+    build(module, spec);
+    pthread_mutex_lock(&module->cache_lock);
+    spec->done = true;
+    pthread_cond_broadcast(&module->cache_done);
+  }
+  while (!spec->done)
+    pthread_cond_wait(&module->cache_done, &module->cache_lock);
+  pthread_mutex_unlock(&module->cache_lock);
+  if (spec->result == CC_MODULE_SUCCESS) {
+    *binary = spec->binary;
+    *size = spec->size;
+  } else if (reason) {
+    *reason = spec->reason ? spec->reason : "out of memory";
+  }
+  return spec->result;
+}
+
+cc_module_result cc_module_finalize(cc_module *module, char **log) {
+  cc_text text = {0};
+  cc_module_result result = CC_MODULE_SUCCESS;
+  if (module->kind != CC_MODULE_EXECUTABLE) {
+    cc_text_add(&text, "error: only an executable can be finalized\n");
+    result = CC_MODULE_INVALID_OPERATION;
+  }
+  for (size_t k = 0; result == CC_MODULE_SUCCESS && k < module->kernel_count;
+       k++) {
+    const cc_module_kernel *kernel = &module->kernels[k];
+    if (!kernel->reqd_work_group_size[0]) continue;
+    const void *binary = NULL;
+    size_t size = 0;
+    const char *reason = NULL;
+    cc_module_result built =
+        cc_module_specialize(module, kernel->name, kernel->reqd_work_group_size,
+                             &binary, &size, &reason);
+    if (built == CC_MODULE_UNSUPPORTED) {
+      cc_text_add(&text, "warning: kernel %s: %s\n", kernel->name, reason);
+    } else if (built != CC_MODULE_SUCCESS) {
+      cc_text_add(&text, "error: kernel %s: %s\n", kernel->name,
+                  reason ? reason : "");
+      result = built;
+    }
+  }
+  if (text.failed && result == CC_MODULE_SUCCESS) {
+    result = CC_MODULE_OUT_OF_MEMORY;
+  }
+  cc_text_give(&text, log);
+  return result;
+}
+
+size_t cc_module_build_count(cc_module *module) {
+  pthread_mutex_lock(&module->cache_lock);
+  size_t builds = module->builds;
+  pthread_mutex_unlock(&module->cache_lock);
+  return builds;
+}

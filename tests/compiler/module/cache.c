@@ -1,0 +1,225 @@
+/* Specialization and its cache: a hit returns the identical pointer, four
+ * threads asking for the same kernel and local size at once build it once,
+ * finalize builds reqd_work_group_size kernels up front, wrong requests and
+ * unsupported kernels report why; four threads compile and specialize
+ * modules of their own at the same time. */
+#include <pthread.h>
+
+#include "module_test.h"
+
+static const char *const source =
+    "kernel void square(global float *data) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  data[i] = data[i] * data[i];\n"
+    "}\n"
+    "__attribute__((reqd_work_group_size(4, 2, 1)))\n"
+    "kernel void fixed(global int *out) {\n"
+    "  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] =\n"
+    "      (int)(get_local_size(0) * 10 + get_local_size(1));\n"
+    "}\n"
+    "kernel void with_barrier(global int *out) {\n"
+    "  out[get_global_id(0)] = 1;\n"
+    "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "  out[get_global_id(0)] += 1;\n"
+    "}\n";
+
+enum { items = 512 };
+
+static void run_square(const void *binary, size_t size, size_t local) {
+  mux_executable_t executable = NULL;
+  CHECK_SUCCESS(muxCreateExecutable(device, binary, size, mux_test_allocator,
+                                    &executable));
+  if (!executable) return;
+  mux_kernel_t kernel = create_kernel(executable, "square");
+  static float data[items], result[items];
+  for (int i = 0; i < items; i++) data[i] = (float)(i % 37) - 11.5f;
+  host_buffer b = host_buffer_create(data, sizeof data);
+  mux_descriptor_info_t arg = buffer_arg(&b);
+  CHECK_SUCCESS(run_1d(kernel, &arg, 1, items, local));
+  host_buffer_read(&b, result);
+  int wrong = 0;
+  for (int i = 0; i < items; i++) wrong += result[i] != data[i] * data[i];
+  CHECK_INT(0, wrong);
+  host_buffer_destroy(&b);
+  muxDestroyKernel(device, kernel, mux_test_allocator);
+  muxDestroyExecutable(device, executable, mux_test_allocator);
+}
+
+typedef struct request {
+  cc_module *module;
+  pthread_barrier_t *start;
+  const void *binary;
+  size_t size;
+  cc_module_result result;
+} request;
+
+static void *specialize_thread(void *arg) {
+  request *r = arg;
+  const uint32_t local[3] = {16, 1, 1};
+  pthread_barrier_wait(r->start);
+  r->result = cc_module_specialize(r->module, "square", local, &r->binary,
+                                   &r->size, NULL);
+  return NULL;
+}
+
+static void test_cache(cc_module *module) {
+  /* finalize built `fixed` (reqd 4x2x1) and nothing else. */
+  CHECK_INT(1, cc_module_build_count(module));
+  const void *binary = NULL, *again = NULL;
+  size_t size = 0, size_again = 0;
+  const uint32_t fixed_size[3] = {4, 2, 1};
+  CHECK_INT(CC_MODULE_SUCCESS, cc_module_specialize(module, "fixed", fixed_size,
+                                                    &binary, &size, NULL));
+  CHECK_INT(1, cc_module_build_count(module));
+  mux_executable_t executable = NULL;
+  CHECK_SUCCESS(muxCreateExecutable(device, binary, size, mux_test_allocator,
+                                    &executable));
+  if (executable) {
+    mux_kernel_t kernel = create_kernel(executable, "fixed");
+    int32_t out[8 * 4];
+    host_buffer b = host_buffer_create(NULL, sizeof out);
+    mux_descriptor_info_t arg = buffer_arg(&b);
+    size_t global[2] = {8, 4}, offset[2] = {0, 0}, local[3] = {4, 2, 1};
+    CHECK_SUCCESS(run_ndrange(kernel, &arg, 1, 2, global, offset, local));
+    host_buffer_read(&b, out);
+    int wrong = 0;
+    for (int i = 0; i < 32; i++) wrong += out[i] != 42;
+    CHECK_INT(0, wrong);
+    host_buffer_destroy(&b);
+    muxDestroyKernel(device, kernel, mux_test_allocator);
+    muxDestroyExecutable(device, executable, mux_test_allocator);
+  }
+
+  /* Four threads at once: one build, one pointer. */
+  pthread_barrier_t start;
+  pthread_barrier_init(&start, NULL, 4);
+  request requests[4];
+  pthread_t threads[4];
+  for (int t = 0; t < 4; t++) {
+    requests[t] = (request){module, &start, NULL, 0, CC_MODULE_OUT_OF_MEMORY};
+    REQUIRE(pthread_create(&threads[t], NULL, specialize_thread,
+                           &requests[t]) == 0);
+  }
+  for (int t = 0; t < 4; t++) pthread_join(threads[t], NULL);
+  pthread_barrier_destroy(&start);
+  CHECK_INT(2, cc_module_build_count(module));
+  for (int t = 0; t < 4; t++) {
+    CHECK_INT(CC_MODULE_SUCCESS, requests[t].result);
+    CHECK(requests[t].binary != NULL &&
+          requests[t].binary == requests[0].binary &&
+          requests[t].size == requests[0].size);
+  }
+  if (requests[0].binary) run_square(requests[0].binary, requests[0].size, 16);
+
+  /* A hit: the identical pointer, no build. */
+  const uint32_t local16[3] = {16, 1, 1};
+  CHECK_INT(CC_MODULE_SUCCESS, cc_module_specialize(module, "square", local16,
+                                                    &again, &size_again, NULL));
+  CHECK(again == requests[0].binary && size_again == requests[0].size);
+  CHECK_INT(2, cc_module_build_count(module));
+  /* Another local size is another build. */
+  const uint32_t local8[3] = {8, 1, 1};
+  CHECK_INT(CC_MODULE_SUCCESS, cc_module_specialize(module, "square", local8,
+                                                    &binary, &size, NULL));
+  CHECK(binary != requests[0].binary);
+  CHECK_INT(3, cc_module_build_count(module));
+  run_square(binary, size, 8);
+
+  /* Requests that cannot be served. */
+  const char *reason = NULL;
+  const uint32_t zero[3] = {16, 0, 1}, wrong[3] = {8, 1, 1};
+  CHECK_INT(
+      CC_MODULE_INVALID_VALUE,
+      cc_module_specialize(module, "square", zero, &binary, &size, &reason));
+  CHECK(reason != NULL && binary == NULL);
+  CHECK_INT(
+      CC_MODULE_INVALID_LOCAL_SIZE,
+      cc_module_specialize(module, "fixed", wrong, &binary, &size, &reason));
+  CHECK_INT(CC_MODULE_NO_KERNEL,
+            cc_module_specialize(module, "missing", local16, &binary, &size,
+                                 &reason));
+  reason = NULL;
+  CHECK_INT(CC_MODULE_UNSUPPORTED,
+            cc_module_specialize(module, "with_barrier", local16, &binary,
+                                 &size, &reason));
+  CHECK(reason && strstr(reason, "barrier"));
+  CHECK_INT(4, cc_module_build_count(module));
+  const char *first_reason = reason;
+  CHECK_INT(CC_MODULE_UNSUPPORTED,
+            cc_module_specialize(module, "with_barrier", local16, &binary,
+                                 &size, &reason));
+  CHECK(reason == first_reason); /* the failure is cached too */
+  CHECK_INT(4, cc_module_build_count(module));
+}
+
+/* A reqd_work_group_size kernel codegen cannot do yet: finalize warns. */
+static void test_finalize_unsupported(void) {
+  const char *text =
+      "__attribute__((reqd_work_group_size(2, 1, 1)))\n"
+      "kernel void k(global int *p) { barrier(CLK_LOCAL_MEM_FENCE); }\n";
+  cc_module *object = compile_ok(text, NULL);
+  cc_module *module = link_ok(&object, 1, NULL);
+  char *log = NULL;
+  CHECK_INT(CC_MODULE_SUCCESS, cc_module_finalize(module, &log));
+  CHECK(log && strstr(log, "warning: kernel k") && strstr(log, "barrier"));
+  free(log);
+  CHECK_INT(CC_MODULE_INVALID_OPERATION, cc_module_finalize(object, NULL));
+  cc_module_destroy(module);
+  cc_module_destroy(object);
+}
+
+/* Modules compiled and specialized on four threads at once. */
+static void *own_module_thread(void *arg) {
+  int *good = arg;
+  char text[256];
+  snprintf(text, sizeof text,
+           "kernel void square(global float *d) {\n"
+           "  size_t i = get_global_id(0); d[i] = d[i] * d[i] + %d.0f;\n"
+           "}\n",
+           *good);
+  cc_module_result result = CC_MODULE_OUT_OF_MEMORY;
+  cc_module *object =
+      cc_module_compile(text, strlen(text), NULL, NULL, 0, NULL, &result);
+  cc_module *module =
+      object ? cc_module_link(&object, 1, NULL, NULL, &result) : NULL;
+  const void *binary = NULL;
+  size_t size = 0;
+  const uint32_t local[3] = {32, 1, 1};
+  *good = module && cc_module_finalize(module, NULL) == CC_MODULE_SUCCESS &&
+          cc_module_specialize(module, "square", local, &binary, &size, NULL) ==
+              CC_MODULE_SUCCESS &&
+          size > 0;
+  cc_module_destroy(module);
+  cc_module_destroy(object);
+  return NULL;
+}
+
+static void test_threads(void) {
+  pthread_t threads[4];
+  int good[4];
+  for (int t = 0; t < 4; t++) {
+    good[t] = t;
+    REQUIRE(pthread_create(&threads[t], NULL, own_module_thread, &good[t]) ==
+            0);
+  }
+  for (int t = 0; t < 4; t++) {
+    pthread_join(threads[t], NULL);
+    CHECK(good[t] == 1);
+  }
+}
+
+int main(void) {
+  codegen_test_start();
+  cc_module *object = compile_ok(source, NULL);
+  cc_module *module = link_ok(&object, 1, NULL);
+  char *log = NULL;
+  CHECK_INT(CC_MODULE_SUCCESS, cc_module_finalize(module, &log));
+  CHECK(log && strcmp(log, "") == 0);
+  free(log);
+  test_cache(module);
+  cc_module_destroy(module);
+  cc_module_destroy(object);
+  test_finalize_unsupported();
+  test_threads();
+  return codegen_test_finish();
+}
