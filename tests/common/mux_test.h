@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 
@@ -74,6 +75,63 @@ static inline mux_buffer_t mux_test_buffer(mux_device_t device, size_t size,
                             mux_test_allocator, out_memory) == mux_success);
   REQUIRE(muxBindBufferMemory(device, *out_memory, buffer, 0) == mux_success);
   return buffer;
+}
+
+/* Generous limit on one test dispatch: a hang fails the test, not CI. */
+#define MUX_TEST_TIMEOUT_NS UINT64_C(30000000000)
+
+static inline void mux_test_record_error(mux_command_buffer_t command_buffer,
+                                         mux_result_t error,
+                                         void *const user_data) {
+  (void)command_buffer;
+  *(mux_result_t *)user_data = error;
+}
+
+/* Dispatches a finalized command buffer and waits for it; returns the first
+ * failure, the command buffer's own included. */
+static inline mux_result_t mux_test_dispatch_and_wait(
+    mux_device_t device, mux_queue_t queue,
+    mux_command_buffer_t command_buffer) {
+  mux_fence_t fence = NULL;
+  mux_result_t result = muxCreateFence(device, mux_test_allocator, &fence);
+  if (result != mux_success) return result;
+  mux_result_t dispatch_error = mux_error_failure;
+  result = muxDispatch(queue, command_buffer, fence, NULL, 0, NULL, 0,
+                       mux_test_record_error, &dispatch_error);
+  if (result == mux_success) {
+    result = muxTryWait(queue, MUX_TEST_TIMEOUT_NS, fence);
+    REQUIRE(result != mux_fence_not_ready); /* hung: stop here */
+    if (result == mux_success) result = dispatch_error;
+  }
+  muxDestroyFence(device, fence, mux_test_allocator);
+  return result;
+}
+
+/* Records one NDRange in a command buffer of its own, runs it and waits. */
+static inline mux_result_t mux_test_run_ndrange(
+    mux_device_t device, mux_queue_t queue, mux_kernel_t kernel,
+    mux_descriptor_info_t *descriptors, uint64_t descriptors_length,
+    size_t dims, const size_t *global_size, const size_t *global_offset,
+    const size_t local_size[3]) {
+  mux_ndrange_options_t options;
+  memset(&options, 0, sizeof options);
+  options.descriptors = descriptors;
+  options.descriptors_length = descriptors_length;
+  memcpy(options.local_size, local_size, sizeof options.local_size);
+  options.global_size = global_size;
+  options.global_offset = global_offset;
+  options.length = dims;
+  mux_command_buffer_t command_buffer = NULL;
+  mux_result_t result =
+      muxCreateCommandBuffer(device, NULL, mux_test_allocator, &command_buffer);
+  if (result != mux_success) return result;
+  result = muxCommandNDRange(command_buffer, kernel, options, 0, NULL, NULL);
+  if (result == mux_success) result = muxFinalizeCommandBuffer(command_buffer);
+  if (result == mux_success) {
+    result = mux_test_dispatch_and_wait(device, queue, command_buffer);
+  }
+  muxDestroyCommandBuffer(device, command_buffer, mux_test_allocator);
+  return result;
 }
 
 static inline int mux_test_finish(void) {

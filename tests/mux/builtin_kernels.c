@@ -7,16 +7,9 @@
 #include "mux_test.h"
 
 /* Generous: a run that takes longer has hung. */
-#define RUN_TIMEOUT_NS UINT64_C(30000000000)
 
 static mux_device_t device;
 static mux_queue_t queue;
-
-static void record_error(mux_command_buffer_t command_buffer,
-                         mux_result_t error, void *const user_data) {
-  (void)command_buffer;
-  *(mux_result_t *)user_data = error;
-}
 
 /* Records one NDRange, runs it and waits; returns the first failure. */
 static mux_result_t run_ndrange(mux_kernel_t kernel,
@@ -25,38 +18,9 @@ static mux_result_t run_ndrange(mux_kernel_t kernel,
                                 const size_t *global_size,
                                 const size_t *global_offset,
                                 const size_t local_size[3]) {
-  mux_ndrange_options_t options;
-  memset(&options, 0, sizeof options);
-  options.descriptors = descriptors;
-  options.descriptors_length = descriptors_length;
-  memcpy(options.local_size, local_size, sizeof options.local_size);
-  options.global_size = global_size;
-  options.global_offset = global_offset;
-  options.length = dims;
-
-  mux_command_buffer_t command_buffer = NULL;
-  mux_result_t result =
-      muxCreateCommandBuffer(device, NULL, mux_test_allocator, &command_buffer);
-  if (result != mux_success) return result;
-  mux_fence_t fence = NULL;
-  result = muxCreateFence(device, mux_test_allocator, &fence);
-  mux_result_t dispatch_error = mux_error_failure;
-  if (result == mux_success) {
-    result = muxCommandNDRange(command_buffer, kernel, options, 0, NULL, NULL);
-  }
-  if (result == mux_success) result = muxFinalizeCommandBuffer(command_buffer);
-  if (result == mux_success) {
-    result = muxDispatch(queue, command_buffer, fence, NULL, 0, NULL, 0,
-                         record_error, &dispatch_error);
-    if (result == mux_success) {
-      result = muxTryWait(queue, RUN_TIMEOUT_NS, fence);
-      REQUIRE(result != mux_fence_not_ready); /* hung: stop here */
-    }
-    if (result == mux_success) result = dispatch_error;
-  }
-  if (fence) muxDestroyFence(device, fence, mux_test_allocator);
-  muxDestroyCommandBuffer(device, command_buffer, mux_test_allocator);
-  return result;
+  return mux_test_run_ndrange(device, queue, kernel, descriptors,
+                              descriptors_length, dims, global_size,
+                              global_offset, local_size);
 }
 
 static void memory_write(mux_memory_t memory, const void *data, size_t size) {

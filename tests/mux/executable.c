@@ -13,7 +13,6 @@
 #include "binary_format.h"
 #include "mux_test.h"
 
-#define RUN_TIMEOUT_NS UINT64_C(30000000000)
 
 static mux_device_t device;
 static mux_queue_t queue;
@@ -124,49 +123,13 @@ static mux_result_t try_load(const void *bytes, size_t size) {
 
 /* ---- Running kernels ---------------------------------------------------- */
 
-static void record_error(mux_command_buffer_t command_buffer,
-                         mux_result_t error, void *const user_data) {
-  (void)command_buffer;
-  *(mux_result_t *)user_data = error;
-}
-
 static mux_result_t run_1d(mux_kernel_t kernel,
                            mux_descriptor_info_t *descriptors, uint64_t count,
                            size_t global, size_t local) {
-  size_t offset = 0;
-  mux_ndrange_options_t options;
-  memset(&options, 0, sizeof options);
-  options.descriptors = descriptors;
-  options.descriptors_length = count;
-  options.local_size[0] = local;
-  options.local_size[1] = 1;
-  options.local_size[2] = 1;
-  options.global_size = &global;
-  options.global_offset = &offset;
-  options.length = 1;
-  mux_command_buffer_t command_buffer = NULL;
-  mux_result_t result =
-      muxCreateCommandBuffer(device, NULL, mux_test_allocator, &command_buffer);
-  if (result != mux_success) return result;
-  mux_fence_t fence = NULL;
-  mux_result_t dispatch_error = mux_error_failure;
-  result = muxCommandNDRange(command_buffer, kernel, options, 0, NULL, NULL);
-  if (result == mux_success) result = muxFinalizeCommandBuffer(command_buffer);
-  if (result == mux_success) {
-    result = muxCreateFence(device, mux_test_allocator, &fence);
-  }
-  if (result == mux_success) {
-    result = muxDispatch(queue, command_buffer, fence, NULL, 0, NULL, 0,
-                         record_error, &dispatch_error);
-    if (result == mux_success) {
-      result = muxTryWait(queue, RUN_TIMEOUT_NS, fence);
-      REQUIRE(result != mux_fence_not_ready); /* hung: stop here */
-    }
-    if (result == mux_success) result = dispatch_error;
-  }
-  if (fence) muxDestroyFence(device, fence, mux_test_allocator);
-  muxDestroyCommandBuffer(device, command_buffer, mux_test_allocator);
-  return result;
+  const size_t offset = 0;
+  const size_t local_size[3] = {local, 1, 1};
+  return mux_test_run_ndrange(device, queue, kernel, descriptors, count, 1,
+                              &global, &offset, local_size);
 }
 
 typedef struct host_buffer {

@@ -4,7 +4,6 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #include "mux_test.h"
 
@@ -18,30 +17,11 @@ static uint8_t pattern_byte(uint64_t index, uint32_t seed) {
   return (uint8_t)((index * 2654435761u + seed) >> 7);
 }
 
-static uint64_t now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-}
-
-/* Finalizes and runs a command buffer, waiting at most 20 s so that a hang
- * fails the test instead of stalling it. */
+/* Finalizes and runs a command buffer. */
 static mux_result_t run(mux_command_buffer_t command_buffer) {
   mux_result_t result = muxFinalizeCommandBuffer(command_buffer);
   if (result != mux_success) return result;
-  mux_fence_t fence = NULL;
-  result = muxCreateFence(device, mux_test_allocator, &fence);
-  if (result != mux_success) return result;
-  result = muxDispatch(queue, command_buffer, fence, NULL, 0, NULL, 0, NULL,
-                       NULL);
-  if (result == mux_success) {
-    uint64_t deadline = now_ns() + 20000000000u;
-    do {
-      result = muxTryWait(queue, 10000000u, fence);
-    } while (result == mux_fence_not_ready && now_ns() < deadline);
-  }
-  muxDestroyFence(device, fence, mux_test_allocator);
-  return result;
+  return mux_test_dispatch_and_wait(device, queue, command_buffer);
 }
 
 static mux_command_buffer_t new_command_buffer(void) {

@@ -7,7 +7,6 @@
 
 #include "mux_test.h"
 
-#define RUN_TIMEOUT_NS UINT64_C(30000000000)
 /* record_ids writes: global id x y z, local id x y z, group id x y z,
  * work_dim, per work-item at its linear global id. */
 #define FIELDS 10u
@@ -16,27 +15,9 @@ static mux_device_t device;
 static mux_queue_t queue;
 static mux_kernel_t record_ids;
 
-static void record_error(mux_command_buffer_t command_buffer,
-                         mux_result_t error, void *const user_data) {
-  (void)command_buffer;
-  *(mux_result_t *)user_data = error;
-}
-
 /* Dispatches a finalized command buffer and waits for it. */
 static mux_result_t dispatch_and_wait(mux_command_buffer_t command_buffer) {
-  mux_fence_t fence = NULL;
-  mux_result_t result = muxCreateFence(device, mux_test_allocator, &fence);
-  if (result != mux_success) return result;
-  mux_result_t dispatch_error = mux_error_failure;
-  result = muxDispatch(queue, command_buffer, fence, NULL, 0, NULL, 0,
-                       record_error, &dispatch_error);
-  if (result == mux_success) {
-    result = muxTryWait(queue, RUN_TIMEOUT_NS, fence);
-    REQUIRE(result != mux_fence_not_ready); /* hung: stop here */
-    if (result == mux_success) result = dispatch_error;
-  }
-  muxDestroyFence(device, fence, mux_test_allocator);
-  return result;
+  return mux_test_dispatch_and_wait(device, queue, command_buffer);
 }
 
 typedef struct range {

@@ -10,8 +10,6 @@
 #include "codegen.h"
 #include "mux_test.h"
 
-#define RUN_TIMEOUT_NS UINT64_C(30000000000)
-
 static mux_device_t device;
 static mux_queue_t queue;
 
@@ -62,12 +60,6 @@ static inline mux_kernel_t create_kernel(mux_executable_t executable,
   return kernel;
 }
 
-static inline void record_error(mux_command_buffer_t command_buffer,
-                                mux_result_t error, void *const user_data) {
-  (void)command_buffer;
-  *(mux_result_t *)user_data = error;
-}
-
 /* Records one NDRange, runs it and waits; returns the first failure. */
 static inline mux_result_t run_ndrange(mux_kernel_t kernel,
                                        mux_descriptor_info_t *descriptors,
@@ -75,37 +67,8 @@ static inline mux_result_t run_ndrange(mux_kernel_t kernel,
                                        const size_t *global,
                                        const size_t *offset,
                                        const size_t local[3]) {
-  mux_ndrange_options_t options;
-  memset(&options, 0, sizeof options);
-  options.descriptors = descriptors;
-  options.descriptors_length = count;
-  memcpy(options.local_size, local, sizeof options.local_size);
-  options.global_size = global;
-  options.global_offset = offset;
-  options.length = dims;
-  mux_command_buffer_t command_buffer = NULL;
-  mux_result_t result =
-      muxCreateCommandBuffer(device, NULL, mux_test_allocator, &command_buffer);
-  if (result != mux_success) return result;
-  mux_fence_t fence = NULL;
-  mux_result_t dispatch_error = mux_error_failure;
-  result = muxCommandNDRange(command_buffer, kernel, options, 0, NULL, NULL);
-  if (result == mux_success) result = muxFinalizeCommandBuffer(command_buffer);
-  if (result == mux_success) {
-    result = muxCreateFence(device, mux_test_allocator, &fence);
-  }
-  if (result == mux_success) {
-    result = muxDispatch(queue, command_buffer, fence, NULL, 0, NULL, 0,
-                         record_error, &dispatch_error);
-    if (result == mux_success) {
-      result = muxTryWait(queue, RUN_TIMEOUT_NS, fence);
-      REQUIRE(result != mux_fence_not_ready); /* hung: stop here */
-    }
-    if (result == mux_success) result = dispatch_error;
-  }
-  if (fence) muxDestroyFence(device, fence, mux_test_allocator);
-  muxDestroyCommandBuffer(device, command_buffer, mux_test_allocator);
-  return result;
+  return mux_test_run_ndrange(device, queue, kernel, descriptors, count, dims,
+                              global, offset, local);
 }
 
 static inline mux_result_t run_1d(mux_kernel_t kernel,
