@@ -150,6 +150,8 @@ typedef struct cc_module_kernel {
   const char *vec_type_hint;        /* "float4", or NULL */
   const char *attributes;           /* CL_KERNEL_ATTRIBUTES, may be "" */
   bool arg_info; /* its source was compiled with -cl-kernel-arg-info */
+  uint64_t static_local_size; /* bytes of kernel-scope __local variables */
+  uint64_t private_size;      /* scratch bytes per work-item (estimate) */
 } cc_module_kernel;
 
 /* Kernels in definition order; pointers live as long as the module. */

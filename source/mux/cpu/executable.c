@@ -2,6 +2,7 @@
  * field by field, its object is linked in-process by an ORC LLJIT that the
  * executable owns, and every kernel's work-group function is looked up at
  * once so that a binary naming a missing symbol fails here, not at launch. */
+#include <dlfcn.h>
 #include <elf.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
@@ -189,9 +190,22 @@ static bool names_unique(const cpu_executable_kernel *kernels, uint32_t count) {
 static pthread_once_t native_target_once = PTHREAD_ONCE_INIT;
 static bool native_target_ready;
 
+/* Math libraries compiled kernels may call (the builtin library maps math
+ * to SLEEF and libm, with their vector variants). The ICD loader opens us
+ * RTLD_LOCAL, so our own dependencies are not in the global scope the JIT
+ * searches: open them globally here. A missing one only fails the kernels
+ * that reference it, at load time. */
+static const char *const kernel_libraries[] = {
+    "libm.so.6", "libmvec.so.1", "libsleef.so.3", "libsleefgnuabi.so.3"};
+
 static void native_target_initialize(void) {
   native_target_ready =
       !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter();
+  for (size_t i = 0; i < sizeof kernel_libraries / sizeof *kernel_libraries;
+       i++) {
+    /* Kept open for the process's life, like the JIT's own libraries. */
+    (void)dlopen(kernel_libraries[i], RTLD_NOW | RTLD_GLOBAL);
+  }
 }
 
 /* Materialization errors go to the session's reporter, which prints them by
