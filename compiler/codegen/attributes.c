@@ -2,8 +2,8 @@
  * defeat inlining or vectorization. Clang stamps every function with its
  * default x86-64 features (SSE2), which override the host target machine,
  * and marks builtins convergent, which the loop vectorizer refuses to
- * widen. Only barrier needs convergent, and barriers are refused before
- * this runs. */
+ * widen. Only barrier needs convergent, and barrier calls are gone (cut
+ * into regions, barriers.c) before the vectorizer runs. */
 #include <string.h>
 
 #include "internal.h"

@@ -41,8 +41,9 @@ static cc_status add_kernel(const cc_target *target, LLVMModuleRef source,
   describe(target, &info, request, entry);
   cc_kernel_info_release(&info);
   LLVMModuleRef module = NULL;
-  status = cc_codegen_work_group(source, request->name, request->local_size,
-                                 symbol, &module, log);
+  status = cc_build_work_group(source, request->name, request->local_size,
+                               symbol, &module, &entry->local_memory,
+                               &entry->scratch, log);
   if (status != cc_success) return status;
   cc_target_adopt_module(target, module);
   if (LLVMLinkModules2(linked, module)) {

@@ -7,10 +7,15 @@
  * vectorized across work-item x for the host CPU, emitted as an object and
  * wrapped in the container of source/mux/cpu/binary_format.h.
  *
- * Not yet: barriers and kernel-scope __local variables (refused with
- * cc_error_unsupported), images and samplers as arguments, linking the
- * builtin library (a kernel that calls a builtin other than the work-item
- * functions and mem_fence builds, but its executable will not load).
+ * Barriers (also in called functions, loops and uniform conditionals) cut
+ * the kernel into regions, each its own vectorized work-item loop nest;
+ * what lives across a barrier goes to wg->scratch. Kernel-scope __local
+ * variables lie at fixed offsets at the start of wg->local_memory.
+ *
+ * Not yet: images and samplers as arguments (cc_error_unsupported),
+ * linking the builtin library (a kernel that calls a builtin other than
+ * the work-item functions and the fences builds, but its executable will
+ * not load).
  *
  * Threads: LLVM contexts are not thread-safe, so calls on modules of one
  * context must not overlap; a cc_target serves one thread at a time. */
@@ -56,6 +61,9 @@ typedef struct cc_kernel_info {
   cc_arg_layout *args;         /* arg_count entries (malloc'd) */
   uint32_t args_size;          /* end of the last argument */
   uint32_t reqd_local_size[3]; /* reqd_work_group_size, or all 0 */
+  uint64_t local_memory_size;  /* static __local bytes it reaches */
+  uint64_t scratch_size;       /* per work-item bytes kept across barriers:
+                                  an upper bound, 0 without barriers */
 } cc_kernel_info;
 
 /* Describes kernel `name` of `module` without changing the module. */
@@ -72,7 +80,11 @@ void cc_kernel_info_release(cc_kernel_info *info);
  * local size of all 1..N the loops have constant trip counts and the code
  * runs only with that local size; all 0 reads it from wg at run time (the
  * kernel's reqd_work_group_size, if any, wins). Everything but `symbol` is
- * internal. The result is verified but not yet optimized. */
+ * internal. The result is verified but not yet optimized. The function
+ * expects the kernel's static __local data at the start of
+ * wg->local_memory and, for a kernel with barriers, the scratch that
+ * cc_codegen_build writes into the container (cc_binary_kernel::scratch
+ * bytes per work-item) at wg->scratch. */
 cc_status cc_codegen_work_group(LLVMModuleRef source, const char *name,
                                 const uint32_t local_size[3],
                                 const char *symbol, LLVMModuleRef *out,
@@ -109,8 +121,8 @@ cc_status cc_codegen_emit_assembly(const cc_target *target,
 typedef struct cc_binary_kernel {
   const char *name;   /* the OpenCL kernel name */
   const char *symbol; /* its work-group function in the object */
-  uint64_t local_memory;
-  uint64_t scratch;
+  uint64_t local_memory; /* static __local bytes */
+  uint64_t scratch;      /* bytes per work-item kept across barriers */
   uint32_t preferred_local_size[3]; /* each >= 1 */
   uint32_t required_local_size[3];  /* all 0, or each >= 1 */
 } cc_binary_kernel;

@@ -54,3 +54,15 @@ LLVMValueRef cc_load_wg_field(LLVMBuilderRef builder, LLVMValueRef wg,
   LLVMSetAlignment(value, (unsigned)LLVMGetIntTypeWidth(type) / 8);
   return value;
 }
+
+LLVMValueRef cc_load_wg_pointer(LLVMBuilderRef builder, LLVMValueRef wg,
+                                size_t offset, const char *name) {
+  LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(wg));
+  LLVMValueRef index = LLVMConstInt(LLVMInt64TypeInContext(context), offset, 0);
+  LLVMValueRef field = LLVMBuildInBoundsGEP2(
+      builder, LLVMInt8TypeInContext(context), wg, &index, 1, "");
+  LLVMValueRef value = LLVMBuildLoad2(
+      builder, LLVMPointerTypeInContext(context, 0), field, name);
+  LLVMSetAlignment(value, 8);
+  return value;
+}

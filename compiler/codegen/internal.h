@@ -6,6 +6,9 @@
 
 #include "codegen.h"
 
+/* Address spaces of -ffake-address-space-map. */
+enum { cc_space_global = 1, cc_space_constant = 2, cc_space_local = 3 };
+
 /* Writes a formatted reason into `log` (if any); returns `status`. */
 cc_status cc_fail(cc_log *log, cc_status status, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
@@ -37,17 +40,119 @@ void cc_lower_work_items(LLVMValueRef function, LLVMValueRef wg,
  * takes the kernel's arguments (by-value aggregates, where `by_pointer`,
  * as pointers into the argument block) then wg, local ids x, y, z and
  * global ids x, y, z. `parallel` marks the x loop's accesses independent
- * across work-items (else the vectorizer checks aliasing itself). */
+ * across work-items (else the vectorizer checks aliasing itself). With
+ * `regions` > 0, `body` is a step function (cc_build_step_function) whose
+ * barrier flags lie at `flags_offset`. */
 LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
                                        const cc_kernel_info *info,
                                        const bool *by_pointer,
                                        const uint32_t local_size[3],
-                                       const char *symbol, bool parallel);
+                                       const char *symbol, bool parallel,
+                                       unsigned regions, uint64_t flags_offset);
 
 /* An i8 pointer to field `offset` of the cpu_work_group at `wg`, loaded as
  * `type`. */
 LLVMValueRef cc_load_wg_field(LLVMBuilderRef builder, LLVMValueRef wg,
                               LLVMTypeRef type, size_t offset,
                               const char *name);
+
+/* The cpu_work_group pointer field at `offset` of `wg`. */
+LLVMValueRef cc_load_wg_pointer(LLVMBuilderRef builder, LLVMValueRef wg,
+                                size_t offset, const char *name);
+
+/* cc_codegen_work_group, also telling the bytes of static __local data
+ * and of scratch per work-item the function needs (either may be NULL). */
+cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
+                              const uint32_t local_size[3], const char *symbol,
+                              LLVMModuleRef *out, uint64_t *local_memory,
+                              uint64_t *scratch, cc_log *log);
+
+/* ---- __local variables (local_memory.c) ---- */
+
+/* Where each addrspace(3) global that `kernel` reaches (through calls too)
+ * lies in wg->local_memory: module order, each at its alignment. */
+typedef struct cc_local_layout {
+  uint32_t count;
+  LLVMValueRef *variables;
+  uint64_t *offsets;
+  uint64_t size; /* end of the last */
+} cc_local_layout;
+
+cc_status cc_local_layout_of(LLVMModuleRef module, LLVMValueRef kernel,
+                             cc_local_layout *layout);
+void cc_local_layout_release(cc_local_layout *layout);
+/* Replaces the uses in `function` of the layout's variables with pointers
+ * into wg->local_memory; false if out of memory. */
+bool cc_lower_local_variables(LLVMValueRef function, LLVMValueRef wg,
+                              const cc_local_layout *layout);
+
+/* ---- Barriers (barriers.c, liveness.c) ---- */
+
+bool cc_is_barrier_name(const char *name);
+/* An upper bound of the scratch bytes per work-item the kernel needs (0
+ * without barriers), before any transformation. */
+uint64_t cc_scratch_estimate(LLVMModuleRef module, LLVMValueRef kernel);
+bool cc_has_barrier(LLVMValueRef function);
+
+/* Turns `function`, a body as cc_build_work_group_loops takes plus a last
+ * i32 `region` parameter and returning i32 (every return 0), into the step
+ * function of barriers.c; `arg_count` is the kernel's. Regions: 0 the
+ * kernel's start, j + 1 after barrier j, barriers + 1 the sync region to
+ * run once (any ids) after each region's loops. Sets the number of
+ * regions (barriers + 1), the scratch bytes per work-item and where in
+ * scratch barrier j (0-based) sets an item's byte on reaching it:
+ * items * (flags_offset + j) + linear id. */
+cc_status cc_build_step_function(LLVMModuleRef module, LLVMValueRef function,
+                                 unsigned arg_count,
+                                 const uint32_t local_size[3],
+                                 unsigned *region_count,
+                                 uint64_t *scratch_size,
+                                 uint64_t *flags_offset, cc_log *log);
+
+/* A value (a block as a value, an alloca) and its index, in tables sorted
+ * by cc_keyed_sort for cc_keyed_find (the index, or -1). */
+typedef struct cc_keyed {
+  LLVMValueRef key;
+  unsigned index;
+} cc_keyed;
+void cc_keyed_sort(cc_keyed *table, size_t count);
+long cc_keyed_find(const cc_keyed *table, size_t count, LLVMValueRef key);
+
+/* Sets uniform[a] for the `slots` (allocas; only plain ones, used by whole
+ * loads and stores, can be) whose every store writes the same value in
+ * every work-item and is reached by all work-items or none: no branch on
+ * a value that differs between work-items (the ids are parameters
+ * arg_count + 1 .. + 6) decides whether it runs. False if out of
+ * memory. */
+bool cc_uniform_slots(LLVMValueRef function, unsigned arg_count,
+                      const LLVMValueRef *slots, const bool *plain,
+                      unsigned slot_count, bool *uniform);
+
+/* A scalar stack slot: only whole, non-volatile loads and stores of its
+ * type touch it. */
+bool cc_is_plain_slot(LLVMValueRef alloca);
+
+/* ---- Computing values again after a barrier (rematerialize.c) ---- */
+
+/* The value of the only store to a plain slot, or NULL. */
+LLVMValueRef cc_only_stored_value(LLVMValueRef alloca);
+/* Whether `pointer` is `wg`, the work-group state, or a field of it. */
+bool cc_points_into_wg(LLVMValueRef pointer, LLVMValueRef wg);
+/* Whether `value` is pure arithmetic on constants, parameters, work-group
+ * state and single-store plain slots, within `budget` instructions. */
+bool cc_can_recompute(LLVMValueRef value, LLVMValueRef wg, unsigned *budget);
+/* A copy of `value` (cc_can_recompute holds) at the builder; a plain
+ * slot's value is definitions[a] for slots[a], a < count. */
+LLVMValueRef cc_recompute(LLVMBuilderRef builder, const LLVMValueRef *slots,
+                          const LLVMValueRef *definitions, unsigned count,
+                          LLVMValueRef value);
+
+/* For each of `queries`, which of `slots` (allocas used only by loads and
+ * stores; others are ignored) may be loaded before being stored on some
+ * path from its start: bit a of live[q * words], words = (slots + 63) / 64.
+ * False if out of memory. */
+bool cc_slot_liveness(LLVMValueRef function, const LLVMValueRef *slots,
+                      unsigned slot_count, const LLVMBasicBlockRef *queries,
+                      unsigned query_count, uint64_t *live);
 
 #endif /* CLMUX_COMPILER_CODEGEN_INTERNAL_H */

@@ -8,9 +8,6 @@
 #include "internal.h"
 #include "work_group_abi.h"
 
-/* Address spaces of -ffake-address-space-map. */
-enum { cc_space_global = 1, cc_space_constant = 2, cc_space_local = 3 };
-
 /* Operand `index` of the function's metadata `kind` as a value (an MDString
  * or a constant), or NULL. */
 static LLVMValueRef function_metadata_operand(LLVMValueRef function,
@@ -110,6 +107,14 @@ cc_status cc_codegen_kernel_info(LLVMModuleRef module, const char *name,
       info->reqd_local_size[d] = (uint32_t)LLVMConstIntGetZExtValue(size);
     }
   }
+  cc_local_layout locals;
+  if (cc_local_layout_of(module, function, &locals) != cc_success) {
+    cc_kernel_info_release(info);
+    return cc_fail(log, cc_error_out_of_memory, "no memory");
+  }
+  info->local_memory_size = locals.size;
+  cc_local_layout_release(&locals);
+  info->scratch_size = cc_scratch_estimate(module, function);
   return cc_success;
 }
 

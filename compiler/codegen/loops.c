@@ -3,7 +3,11 @@
  * call carries an access group and the x loop lists it in
  * llvm.loop.parallel_accesses: work-items without barriers are independent,
  * and the inliner copies the group onto every access of the inlined body,
- * so the loop vectorizer widens x without runtime alias checks. */
+ * so the loop vectorizer widens x without runtime alias checks. A kernel
+ * with barriers gets one such loop nest per region (barriers.c), each
+ * calling the step function with its constant region number, so that after
+ * inlining each nest holds only its region; after a nest, the barrier the
+ * work-items stopped at selects the next nest. */
 #include <llvm-c/IRReader.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -64,11 +68,104 @@ static LLVMValueRef next_index(LLVMBuilderRef builder, LLVMValueRef i,
   return *next;
 }
 
+/* What every loop nest of one work-group function shares. */
+typedef struct nest_context {
+  LLVMContextRef context;
+  LLVMBuilderRef builder;
+  LLVMValueRef function;
+  LLVMValueRef body;
+  LLVMTypeRef i64;
+  LLVMValueRef *call_args; /* the kernel's arguments and wg filled in */
+  unsigned arg_count;      /* the kernel's */
+  LLVMValueRef size[3], base[3];
+  bool parallel;
+  LLVMValueRef *last_flags; /* step functions: the last item's barrier
+                               flags, regions - 1 */
+  unsigned flag_count;
+} nest_context;
+
+/* Appends a loop nest running every work-item through `body` (with
+ * `region` as its last argument, if not NULL) and continuing at `exit`;
+ * returns its first block. */
+static LLVMBasicBlockRef build_nest(nest_context *n, LLVMValueRef region,
+                                    LLVMBasicBlockRef exit) {
+  LLVMContextRef context = n->context;
+  LLVMBuilderRef builder = n->builder;
+  LLVMBasicBlockRef z_loop =
+      LLVMAppendBasicBlockInContext(context, n->function, "z");
+  LLVMBasicBlockRef y_loop =
+      LLVMAppendBasicBlockInContext(context, n->function, "y");
+  LLVMBasicBlockRef x_loop =
+      LLVMAppendBasicBlockInContext(context, n->function, "x");
+  LLVMBasicBlockRef x_done =
+      LLVMAppendBasicBlockInContext(context, n->function, "x.done");
+  LLVMBasicBlockRef y_done =
+      LLVMAppendBasicBlockInContext(context, n->function, "y.done");
+  LLVMBasicBlockRef preheader =
+      LLVMAppendBasicBlockInContext(context, n->function, "nest");
+  LLVMPositionBuilderAtEnd(builder, preheader);
+  for (unsigned j = 0; j < n->flag_count; j++) {
+    LLVMBuildStore(builder, LLVMConstInt(LLVMInt8TypeInContext(context), 0, 0),
+                   n->last_flags[j]);
+  }
+  LLVMBuildBr(builder, z_loop);
+
+  LLVMValueRef zero = LLVMConstInt(n->i64, 0, 0);
+  LLVMValueRef id[3], global[3], next[3];
+  LLVMBasicBlockRef headers[3] = {x_loop, y_loop, z_loop};
+  LLVMBasicBlockRef preheaders[3] = {y_loop, z_loop, preheader};
+  for (unsigned d = 3; d-- > 0;) {
+    LLVMPositionBuilderAtEnd(builder, headers[d]);
+    id[d] = LLVMBuildPhi(builder, n->i64, d == 0 ? "lx" : d == 1 ? "ly" : "lz");
+    global[d] = LLVMBuildAdd(builder, n->base[d], id[d], "");
+    if (d > 0) LLVMBuildBr(builder, headers[d - 1]);
+  }
+
+  /* x: one work-item per iteration. */
+  LLVMPositionBuilderAtEnd(builder, x_loop);
+  unsigned a = n->arg_count;
+  for (unsigned d = 0; d < 3; d++) {
+    n->call_args[a + 1 + d] = id[d];
+    n->call_args[a + 4 + d] = global[d];
+  }
+  if (region) n->call_args[a + 7] = region;
+  LLVMValueRef call =
+      LLVMBuildCall2(builder, LLVMGlobalGetValueType(n->body), n->body,
+                     n->call_args, LLVMCountParams(n->body), "");
+  LLVMValueRef loop_id = NULL, access_group = NULL;
+  /* Not parallel: no forcing either; the cost model and runtime alias
+   * checks decide, and a forced loop that cannot be widened would only
+   * warn on stderr. */
+  if (n->parallel) loop_metadata(context, &loop_id, &access_group);
+  if (access_group) {
+    unsigned kind = LLVMGetMDKindIDInContext(context, "llvm.access.group", 17);
+    LLVMSetMetadata(call, kind, access_group);
+  }
+  LLVMBasicBlockRef latches[3] = {x_loop, x_done, y_done};
+  LLVMBasicBlockRef exits[3] = {x_done, y_done, exit};
+  for (unsigned d = 0; d < 3; d++) {
+    if (d > 0) LLVMPositionBuilderAtEnd(builder, latches[d]);
+    next_index(builder, id[d], &next[d]);
+    LLVMValueRef more =
+        LLVMBuildICmp(builder, LLVMIntULT, next[d], n->size[d], "");
+    LLVMValueRef branch = LLVMBuildCondBr(builder, more, headers[d], exits[d]);
+    if (d == 0 && loop_id) {
+      LLVMSetMetadata(branch, LLVMGetMDKindIDInContext(context, "llvm.loop", 9),
+                      loop_id);
+    }
+    LLVMValueRef incoming[2] = {zero, next[d]};
+    LLVMBasicBlockRef from[2] = {preheaders[d], latches[d]};
+    LLVMAddIncoming(id[d], incoming, from, 2);
+  }
+  return preheader;
+}
+
 LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
                                        const cc_kernel_info *info,
                                        const bool *by_pointer,
                                        const uint32_t local_size[3],
-                                       const char *symbol, bool parallel) {
+                                       const char *symbol, bool parallel,
+                                       unsigned regions, uint64_t flags_offset) {
   LLVMContextRef context = LLVMGetModuleContext(module);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(context);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
@@ -89,25 +186,14 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
 
   LLVMBasicBlockRef entry =
       LLVMAppendBasicBlockInContext(context, function, "entry");
-  LLVMBasicBlockRef z_loop =
-      LLVMAppendBasicBlockInContext(context, function, "z");
-  LLVMBasicBlockRef y_loop =
-      LLVMAppendBasicBlockInContext(context, function, "y");
-  LLVMBasicBlockRef x_loop =
-      LLVMAppendBasicBlockInContext(context, function, "x");
-  LLVMBasicBlockRef x_done =
-      LLVMAppendBasicBlockInContext(context, function, "x.done");
-  LLVMBasicBlockRef y_done =
-      LLVMAppendBasicBlockInContext(context, function, "y.done");
-  LLVMBasicBlockRef exit =
-      LLVMAppendBasicBlockInContext(context, function, "exit");
   LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
+  nest_context n = {context, builder, function, body, i64, NULL,
+                    info->arg_count, {NULL}, {NULL}, parallel, NULL, 0};
 
   /* Entry: the arguments and the group's first global id, uniform. */
   LLVMPositionBuilderAtEnd(builder, entry);
-  unsigned body_params = LLVMCountParams(body);
-  LLVMValueRef *call_args = calloc(body_params, sizeof *call_args);
-  if (!call_args) {
+  n.call_args = calloc(LLVMCountParams(body), sizeof *n.call_args);
+  if (!n.call_args) {
     LLVMDisposeBuilder(builder);
     LLVMDeleteFunction(function);
     return NULL;
@@ -116,17 +202,17 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
     LLVMValueRef index = LLVMConstInt(i64, info->args[i].offset, 0);
     LLVMValueRef at = LLVMBuildInBoundsGEP2(builder, i8, args, &index, 1, "");
     if (by_pointer[i]) {
-      call_args[i] = at;
+      n.call_args[i] = at;
     } else {
-      call_args[i] =
+      n.call_args[i] =
           LLVMBuildLoad2(builder, LLVMTypeOf(LLVMGetParam(body, i)), at, "");
-      LLVMSetAlignment(call_args[i],
+      LLVMSetAlignment(n.call_args[i],
                        (unsigned)cpu_arg_alignment(info->args[i].size));
     }
   }
-  LLVMValueRef size[3], base[3];
+  n.call_args[info->arg_count] = wg;
   for (unsigned d = 0; d < 3; d++) {
-    size[d] =
+    n.size[d] =
         local_size[d]
             ? LLVMConstInt(i64, local_size[d], 0)
             : LLVMBuildZExt(
@@ -141,59 +227,86 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
     LLVMValueRef group = cc_load_wg_field(
         builder, wg, i64, offsetof(cpu_work_group, group_id) + 8 * d,
         "group_id");
-    base[d] = LLVMBuildAdd(builder, offset,
-                           LLVMBuildMul(builder, group, size[d], ""), "base");
+    n.base[d] = LLVMBuildAdd(builder, offset,
+                             LLVMBuildMul(builder, group, n.size[d], ""), "base");
   }
-  LLVMBuildBr(builder, z_loop);
-
-  LLVMValueRef zero = LLVMConstInt(i64, 0, 0);
-  LLVMValueRef id[3], global[3], next[3];
-  LLVMBasicBlockRef headers[3] = {x_loop, y_loop, z_loop};
-  LLVMBasicBlockRef preheaders[3] = {y_loop, z_loop, entry};
-  for (unsigned d = 3; d-- > 0;) {
-    LLVMPositionBuilderAtEnd(builder, headers[d]);
-    id[d] = LLVMBuildPhi(builder, i64, d == 0 ? "lx" : d == 1 ? "ly" : "lz");
-    global[d] = LLVMBuildAdd(builder, base[d], id[d], "");
-    if (d > 0) LLVMBuildBr(builder, headers[d - 1]);
-  }
-
-  /* x: one work-item per iteration. */
-  LLVMPositionBuilderAtEnd(builder, x_loop);
-  unsigned n = info->arg_count;
-  call_args[n] = wg;
-  for (unsigned d = 0; d < 3; d++) {
-    call_args[n + 1 + d] = id[d];
-    call_args[n + 4 + d] = global[d];
-  }
-  LLVMValueRef call = LLVMBuildCall2(builder, LLVMGlobalGetValueType(body),
-                                     body, call_args, body_params, "");
-  free(call_args);
-  LLVMValueRef loop_id = NULL, access_group = NULL;
-  /* Not parallel: no forcing either; the cost model and runtime alias
-   * checks decide, and a forced loop that cannot be widened would only
-   * warn on stderr. */
-  if (parallel) loop_metadata(context, &loop_id, &access_group);
-  if (access_group) {
-    LLVMSetMetadata(call,
-                    LLVMGetMDKindIDInContext(context, "llvm.access.group", 17),
-                    access_group);
-  }
-  LLVMBasicBlockRef latches[3] = {x_loop, x_done, y_done};
-  LLVMBasicBlockRef exits[3] = {x_done, y_done, exit};
-  for (unsigned d = 0; d < 3; d++) {
-    if (d > 0) LLVMPositionBuilderAtEnd(builder, latches[d]);
-    next_index(builder, id[d], &next[d]);
-    LLVMValueRef more =
-        LLVMBuildICmp(builder, LLVMIntULT, next[d], size[d], "");
-    LLVMValueRef branch = LLVMBuildCondBr(builder, more, headers[d], exits[d]);
-    if (d == 0 && loop_id) {
-      LLVMSetMetadata(branch, LLVMGetMDKindIDInContext(context, "llvm.loop", 9),
-                      loop_id);
+  LLVMBasicBlockRef exit =
+      LLVMAppendBasicBlockInContext(context, function, "exit");
+  if (regions == 0) {
+    LLVMBasicBlockRef nest = build_nest(&n, NULL, exit);
+    LLVMPositionBuilderAtEnd(builder, entry);
+    LLVMBuildBr(builder, nest);
+  } else {
+    /* Nest r runs region r; the region each ends at picks the next one
+     * (0: the kernel returned). */
+    LLVMBasicBlockRef *nests = calloc(regions, sizeof *nests);
+    LLVMBasicBlockRef *afters = calloc(regions, sizeof *afters);
+    n.last_flags = calloc(regions, sizeof *n.last_flags);
+    if (!nests || !afters || !n.last_flags) {
+      free(n.last_flags);
+      free(nests);
+      free(afters);
+      free(n.call_args);
+      LLVMDisposeBuilder(builder);
+      LLVMDeleteFunction(function);
+      return NULL;
     }
-    LLVMValueRef incoming[2] = {zero, next[d]};
-    LLVMBasicBlockRef from[2] = {preheaders[d], latches[d]};
-    LLVMAddIncoming(id[d], incoming, from, 2);
+    /* The last item's barrier flags: all items stopped at the same
+     * barrier, or returned. */
+    LLVMPositionBuilderAtEnd(builder, entry);
+    LLVMValueRef items = LLVMBuildNUWMul(
+        builder, LLVMBuildNUWMul(builder, n.size[0], n.size[1], ""), n.size[2],
+        "items");
+    LLVMValueRef last = LLVMBuildNUWSub(builder, items, LLVMConstInt(i64, 1, 0),
+                                        "");
+    LLVMValueRef scratch = cc_load_wg_pointer(
+        builder, wg, offsetof(cpu_work_group, scratch), "scratch");
+    n.flag_count = regions - 1;
+    for (unsigned j = 0; j < n.flag_count; j++) {
+      LLVMValueRef at = LLVMBuildNUWAdd(
+          builder,
+          LLVMBuildNUWMul(builder, items,
+                          LLVMConstInt(i64, flags_offset + j, 0), ""),
+          last, "");
+      n.last_flags[j] =
+          LLVMBuildInBoundsGEP2(builder, i8, scratch, &at, 1, "last_flag");
+    }
+    for (unsigned r = 0; r < regions; r++) {
+      afters[r] = LLVMAppendBasicBlockInContext(context, function, "region.done");
+      nests[r] = build_nest(&n, LLVMConstInt(i32, r, 0), afters[r]);
+    }
+    for (unsigned r = 0; r < regions; r++) {
+      LLVMPositionBuilderAtEnd(builder, afters[r]);
+      /* The sync region, once: the group's copies of uniform values. */
+      unsigned a = info->arg_count;
+      for (unsigned d = 0; d < 3; d++) {
+        n.call_args[a + 1 + d] = LLVMConstInt(i64, 0, 0);
+        n.call_args[a + 4 + d] = n.base[d];
+      }
+      n.call_args[a + 7] = LLVMConstInt(i32, regions, 0);
+      LLVMBuildCall2(builder, LLVMGlobalGetValueType(body), body, n.call_args,
+                     LLVMCountParams(body), "");
+      LLVMValueRef next = LLVMConstInt(i32, 0, 0);
+      for (unsigned j = 0; j < n.flag_count; j++) {
+        LLVMValueRef flag = LLVMBuildLoad2(builder, i8, n.last_flags[j], "");
+        next = LLVMBuildSelect(
+            builder,
+            LLVMBuildICmp(builder, LLVMIntNE, flag, LLVMConstInt(i8, 0, 0), ""),
+            LLVMConstInt(i32, j + 1, 0), next, "next");
+      }
+      LLVMValueRef choose = LLVMBuildSwitch(builder, next, exit, regions);
+      for (unsigned to = 1; to < regions; to++) {
+        LLVMAddCase(choose, LLVMConstInt(i32, to, 0), nests[to]);
+      }
+    }
+    LLVMPositionBuilderAtEnd(builder, entry);
+    LLVMBuildBr(builder, nests[0]);
+    free(nests);
+    free(afters);
+    free(n.last_flags);
   }
+  free(n.call_args);
+  LLVMMoveBasicBlockAfter(exit, LLVMGetLastBasicBlock(function));
   LLVMPositionBuilderAtEnd(builder, exit);
   LLVMBuildRetVoid(builder);
   LLVMDisposeBuilder(builder);

@@ -1,8 +1,10 @@
 /* clmux compiler — code generation: one kernel becomes one work-group
  * function. In a clone of the source module: inline every helper into the
  * kernel, move the kernel's blocks into a body function that also takes
- * the work-item's ids, replace the work-item functions by those ids, wrap
- * the body in work-item loops, internalize the rest. */
+ * the work-item's ids, replace the work-item functions by those ids and
+ * the __local variables by pointers into the group's local memory, cut a
+ * kernel with barriers into regions (barriers.c), wrap the body in
+ * work-item loops, internalize the rest. */
 #include <llvm-c/Analysis.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,15 +47,32 @@ static void copy_param_attributes(LLVMValueRef from, LLVMValueRef to,
 /* Moves the kernel's code into a new internal function taking the kernel's
  * parameters (by-value aggregates as plain pointers, copied on entry as
  * byval would) then wg and the six ids; lowers the work-item functions. */
+/* With barriers (`stepped`) the body also takes the region to run and
+ * returns the barrier it stopped at (0 when it returned). */
+static void return_zero(LLVMValueRef body, LLVMTypeRef i32) {
+  LLVMBuilderRef builder =
+      LLVMCreateBuilderInContext(LLVMGetTypeContext(i32));
+  for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(body); block;
+       block = LLVMGetNextBasicBlock(block)) {
+    LLVMValueRef last = LLVMGetBasicBlockTerminator(block);
+    if (!last || !LLVMIsAReturnInst(last)) continue;
+    LLVMPositionBuilderBefore(builder, last);
+    LLVMBuildRet(builder, LLVMConstInt(i32, 0, 0));
+    LLVMInstructionEraseFromParent(last);
+  }
+  LLVMDisposeBuilder(builder);
+}
+
 static LLVMValueRef make_body(LLVMModuleRef module, LLVMValueRef kernel,
                               const cc_kernel_info *info, bool *by_pointer,
-                              const uint32_t local_size[3]) {
+                              const uint32_t local_size[3], bool stepped) {
   LLVMContextRef context = LLVMGetModuleContext(module);
   LLVMTypeRef i64 = LLVMInt64TypeInContext(context);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
   unsigned n = info->arg_count;
   unsigned byval_kind = LLVMGetEnumAttributeKindForName("byval", 5);
-  LLVMTypeRef *types = calloc(n + 7, sizeof *types);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+  LLVMTypeRef *types = calloc(n + 8, sizeof *types);
   LLVMTypeRef *byval_types = calloc(n + 1, sizeof *byval_types);
   if (!types || !byval_types) {
     free(types);
@@ -69,9 +88,11 @@ static LLVMValueRef make_body(LLVMModuleRef module, LLVMValueRef kernel,
   }
   types[n] = ptr;
   for (unsigned i = 1; i <= 6; i++) types[n + i] = i64;
+  types[n + 7] = i32;
   LLVMValueRef body = LLVMAddFunction(
       module, BODY_NAME,
-      LLVMFunctionType(LLVMVoidTypeInContext(context), types, n + 7, 0));
+      LLVMFunctionType(stepped ? i32 : LLVMVoidTypeInContext(context), types,
+                       n + (stepped ? 8 : 7), 0));
   free(types);
   LLVMSetLinkage(body, LLVMInternalLinkage);
   LLVMAddAttributeAtIndex(
@@ -84,6 +105,7 @@ static LLVMValueRef make_body(LLVMModuleRef module, LLVMValueRef kernel,
     LLVMRemoveBasicBlockFromParent(block);
     LLVMAppendExistingBasicBlock(body, block);
   }
+  if (stepped) return_zero(body, i32);
   LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
   LLVMPositionBuilderBefore(
       builder, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(body)));
@@ -144,27 +166,23 @@ static void internalize(LLVMModuleRef module, LLVMValueRef keep) {
   }
 }
 
-static bool is_barrier(const char *name) {
-  return strcmp(name, "_Z7barrierj") == 0 ||
-         strncmp(name, "_Z18work_group_barrier", 22) == 0;
-}
-
 /* What survives dead-code elimination and this step cannot do yet. */
 static cc_status check_supported(LLVMModuleRef module, const char *name,
                                  cc_log *log) {
   for (LLVMValueRef f = LLVMGetFirstFunction(module); f;
        f = LLVMGetNextFunction(f)) {
     size_t length = 0;
-    if (LLVMGetFirstUse(f) && is_barrier(LLVMGetValueName2(f, &length))) {
+    if (LLVMGetFirstUse(f) && cc_is_barrier_name(LLVMGetValueName2(f, &length))) {
       return cc_fail(log, cc_error_unsupported,
-                     "kernel %s: barriers are not supported yet", name);
+                     "kernel %s: a barrier was left in the code", name);
     }
   }
   for (LLVMValueRef g = LLVMGetFirstGlobal(module); g;
        g = LLVMGetNextGlobal(g)) {
     if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && LLVMGetFirstUse(g)) {
       return cc_fail(log, cc_error_unsupported,
-                     "kernel %s: __local variables are not supported yet",
+                     "kernel %s: a use of a __local variable was left in "
+                     "the code",
                      name);
     }
   }
@@ -197,32 +215,77 @@ static cc_status choose_local_size(const cc_kernel_info *info,
   return cc_success;
 }
 
+typedef struct clone_result {
+  uint64_t local_memory, scratch, flags_offset;
+} clone_result;
+
+/* The kernel's body with its __local variables lowered; for a kernel with
+ * barriers, its step function with the number of regions. */
+static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
+                            const cc_kernel_info *info, bool *by_pointer,
+                            const uint32_t local_size[3], LLVMValueRef *body,
+                            unsigned *regions, clone_result *result,
+                            cc_log *log) {
+  cc_local_layout layout;
+  if (cc_local_layout_of(module, kernel, &layout) != cc_success) {
+    return cc_fail(log, cc_error_out_of_memory, "no memory");
+  }
+  result->local_memory = layout.size;
+  cc_status status = inline_helpers(module, kernel, log);
+  bool stepped = status == cc_success && cc_has_barrier(kernel);
+  *body = status == cc_success ? make_body(module, kernel, info, by_pointer,
+                                           local_size, stepped)
+                               : NULL;
+  if (status == cc_success && !*body) {
+    status = cc_fail(log, cc_error_out_of_memory, "no memory");
+  }
+  if (status == cc_success) {
+    LLVMGlobalClearMetadata(kernel);
+    if (!LLVMGetFirstUse(kernel)) LLVMDeleteFunction(kernel);
+  }
+  /* In a step function, after the cut, so that the __local addresses are
+   * computed once in its entry for every region (uniform, never in
+   * scratch). */
+  if (status == cc_success && stepped) {
+    status = cc_build_step_function(module, *body, info->arg_count, local_size,
+                                    regions, &result->scratch,
+                                    &result->flags_offset, log);
+  }
+  if (status == cc_success &&
+      !cc_lower_local_variables(*body, LLVMGetParam(*body, info->arg_count),
+                                &layout)) {
+    status = cc_fail(log, cc_error_out_of_memory, "no memory");
+  }
+  cc_local_layout_release(&layout);
+  return status;
+}
+
 static cc_status build_in_clone(LLVMModuleRef module, const char *name,
                                 const cc_kernel_info *info,
                                 const uint32_t local_size[3],
-                                const char *symbol, cc_log *log) {
+                                const char *symbol, clone_result *result,
+                                cc_log *log) {
   LLVMValueRef kernel = cc_find_kernel(module, name);
   cc_strip_attributes(module);
-  cc_status status = inline_helpers(module, kernel, log);
-  if (status != cc_success) return status;
   bool *by_pointer = calloc(info->arg_count + 1, sizeof *by_pointer);
   if (!by_pointer) return cc_fail(log, cc_error_out_of_memory, "no memory");
-  LLVMValueRef body = make_body(module, kernel, info, by_pointer, local_size);
-  if (!body) {
-    free(by_pointer);
-    return cc_fail(log, cc_error_out_of_memory, "no memory");
-  }
-  LLVMGlobalClearMetadata(kernel);
-  if (!LLVMGetFirstUse(kernel)) LLVMDeleteFunction(kernel);
+  LLVMValueRef body = NULL;
+  unsigned regions = 0;
+  cc_status status = shape_body(module, kernel, info, by_pointer, local_size,
+                                &body, &regions, result, log);
 
   /* Private arrays that stay in memory would be shared by the work-items
-   * of one vector: then let the vectorizer check dependences itself. */
-  status = cc_run_passes(module, "function(sroa,early-cse)", log);
-  bool parallel = !has_alloca(body);
+   * of one vector: then let the vectorizer check dependences itself. A
+   * step function keeps such objects in per-item scratch. */
+  if (status == cc_success) {
+    status = cc_run_passes(module, "function(sroa,early-cse)", log);
+  }
+  bool parallel = regions > 0 || (body && !has_alloca(body));
   LLVMValueRef wrapper =
       status == cc_success
           ? cc_build_work_group_loops(module, body, info, by_pointer,
-                                      local_size, symbol, parallel)
+                                      local_size, symbol, parallel, regions,
+                                      result->flags_offset)
           : NULL;
   free(by_pointer);
   if (status != cc_success) return status;
@@ -245,6 +308,14 @@ cc_status cc_codegen_work_group(LLVMModuleRef source, const char *name,
                                 const uint32_t local_size[3],
                                 const char *symbol, LLVMModuleRef *out,
                                 cc_log *log) {
+  return cc_build_work_group(source, name, local_size, symbol, out, NULL, NULL,
+                             log);
+}
+
+cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
+                              const uint32_t local_size[3], const char *symbol,
+                              LLVMModuleRef *out, uint64_t *local_memory,
+                              uint64_t *scratch, cc_log *log) {
   *out = NULL;
   if (!symbol || !*symbol || LLVMGetNamedFunction(source, symbol) ||
       LLVMGetNamedGlobal(source, symbol)) {
@@ -259,9 +330,12 @@ cc_status cc_codegen_work_group(LLVMModuleRef source, const char *name,
   status = choose_local_size(&info, local_size, chosen, name, log);
   if (status == cc_success) {
     LLVMModuleRef module = LLVMCloneModule(source);
-    status = build_in_clone(module, name, &info, chosen, symbol, log);
+    clone_result result = {0, 0, 0};
+    status = build_in_clone(module, name, &info, chosen, symbol, &result, log);
     if (status == cc_success) {
       *out = module;
+      if (local_memory) *local_memory = result.local_memory;
+      if (scratch) *scratch = result.scratch;
     } else {
       LLVMDisposeModule(module);
     }

@@ -1,5 +1,6 @@
-/* What this step refuses: barriers and kernel-scope __local variables.
- * `fine` has neither; `calls_barrier` reaches one through a helper. */
+/* Kernels at the edge of what codegen takes: barriers (also through a
+ * helper) and kernel-scope __local variables, which it compiles, and image
+ * arguments, which it still refuses. `fine` has none of them. */
 kernel void with_barrier(global int *out) {
   out[get_global_id(0)] = 1;
   barrier(CLK_GLOBAL_MEM_FENCE);
@@ -33,4 +34,8 @@ kernel void fixed(global int *out) {
 kernel void fine(global int *out) {
   mem_fence(CLK_GLOBAL_MEM_FENCE);
   out[get_global_id(0)] = 3;
+}
+
+kernel void with_image(read_only image2d_t image, global int *out) {
+  out[get_global_id(0)] = get_image_width(image);
 }

@@ -1,0 +1,217 @@
+/* clmux compiler — code generation: which stack slots of a step function
+ * hold the same value in every work-item (a loop counter of a loop with a
+ * barrier, n / 2, ...). Such a slot can be read back after a barrier from
+ * one work-item's scratch, an address the vectorizer sees as uniform, so
+ * what depends on it stays scalar.
+ *
+ * A value is uniform when built without the work-item ids, memory other
+ * than the work-group state, calls or other slots that are not uniform; a
+ * slot is uniform when each of its stores writes a uniform value and no
+ * branch on a non-uniform value decides whether the store runs (the store
+ * is not control dependent on it: post-dominators). The slots start
+ * uniform and lose it until nothing changes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct uniformity {
+  LLVMValueRef function;
+  unsigned arg_count;
+  cc_keyed *slot_table;
+  unsigned slot_count;
+  bool *uniform; /* per slot */
+  /* A cache of value verdicts: open addressing, 0 unknown, 1 yes, 2 no. */
+  LLVMValueRef *cache_keys;
+  unsigned char *cache_values;
+  size_t cache_size; /* a power of two */
+} uniformity;
+
+static size_t cache_slot(const uniformity *u, LLVMValueRef value) {
+  size_t hash = ((uintptr_t)value >> 4) * 0x9E3779B97F4A7C15ull;
+  size_t i = hash & (u->cache_size - 1);
+  while (u->cache_keys[i] && u->cache_keys[i] != value) {
+    i = (i + 1) & (u->cache_size - 1);
+  }
+  return i;
+}
+
+static bool value_is_uniform(uniformity *u, LLVMValueRef value,
+                             unsigned depth) {
+  if (LLVMIsAConstant(value) || LLVMIsABasicBlock(value)) return true;
+  if (LLVMIsAArgument(value)) {
+    for (unsigned d = 1; d <= 6; d++) {
+      if (value == LLVMGetParam(u->function, u->arg_count + d)) return false;
+    }
+    return true;
+  }
+  if (!LLVMIsAInstruction(value) || depth > 64) return false;
+  size_t at = cache_slot(u, value);
+  if (u->cache_keys[at]) return u->cache_values[at] == 1;
+  bool result;
+  if (LLVMIsAAllocaInst(value) || LLVMIsACallInst(value) ||
+      LLVMIsAPHINode(value) || LLVMIsAAtomicRMWInst(value) ||
+      LLVMIsAAtomicCmpXchgInst(value)) {
+    result = false;
+  } else if (LLVMIsALoadInst(value)) {
+    LLVMValueRef pointer = LLVMGetOperand(value, 0);
+    long slot = cc_keyed_find(u->slot_table, u->slot_count, pointer);
+    if (slot >= 0) {
+      result = u->uniform[slot];
+    } else {
+      result = !LLVMGetVolatile(value) &&
+               cc_points_into_wg(pointer, LLVMGetParam(u->function, u->arg_count)) &&
+               value_is_uniform(u, pointer, depth + 1);
+    }
+  } else {
+    result = true;
+    int count = LLVMGetNumOperands(value);
+    for (int i = 0; i < count && result; i++) {
+      result = value_is_uniform(u, LLVMGetOperand(value, (unsigned)i),
+                                depth + 1);
+    }
+  }
+  /* The recursion may have moved entries; look the place up again. */
+  at = cache_slot(u, value);
+  u->cache_keys[at] = value;
+  u->cache_values[at] = result ? 1 : 2;
+  return result;
+}
+
+static bool bit(const uint64_t *set, size_t i) {
+  return (set[i / 64] >> (i % 64)) & 1;
+}
+
+/* Post-dominator sets, one bit row of `words` per block. */
+static void post_dominators(LLVMBasicBlockRef *blocks, size_t count,
+                            const cc_keyed *table, size_t words,
+                            uint64_t *pdom) {
+  for (size_t b = 0; b < count; b++) {
+    LLVMValueRef terminator = LLVMGetBasicBlockTerminator(blocks[b]);
+    bool exit = !terminator || LLVMGetNumSuccessors(terminator) == 0;
+    memset(pdom + b * words, exit ? 0 : 0xff, words * sizeof *pdom);
+    pdom[b * words + b / 64] |= 1ull << (b % 64);
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = count; b-- > 0;) {
+      LLVMValueRef terminator = LLVMGetBasicBlockTerminator(blocks[b]);
+      unsigned successors = terminator ? LLVMGetNumSuccessors(terminator) : 0;
+      if (successors == 0) continue;
+      for (size_t w = 0; w < words; w++) {
+        uint64_t meet = ~0ull;
+        for (unsigned s = 0; s < successors; s++) {
+          long to = cc_keyed_find(
+              table, count,
+              LLVMBasicBlockAsValue(LLVMGetSuccessor(terminator, s)));
+          if (to >= 0) meet &= pdom[(size_t)to * words + w];
+        }
+        if (w == b / 64) meet |= 1ull << (b % 64);
+        if (meet != pdom[b * words + w]) {
+          pdom[b * words + w] = meet;
+          changed = true;
+        }
+      }
+    }
+  }
+}
+
+/* The condition of a block's branch or switch, or NULL. */
+static LLVMValueRef branch_condition(LLVMBasicBlockRef block) {
+  LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
+  if (!terminator || LLVMGetNumSuccessors(terminator) < 2) return NULL;
+  if (LLVMIsABranchInst(terminator)) return LLVMGetCondition(terminator);
+  if (LLVMIsASwitchInst(terminator)) return LLVMGetOperand(terminator, 0);
+  return terminator; /* anything else: treated as not uniform */
+}
+
+/* Whether block s runs or not depending on block a's branch. */
+static bool control_dependent(LLVMBasicBlockRef *blocks, const cc_keyed *table,
+                              size_t count, size_t words, const uint64_t *pdom,
+                              size_t s, size_t a) {
+  LLVMValueRef terminator = LLVMGetBasicBlockTerminator(blocks[a]);
+  if (bit(pdom + a * words, s) && s != a) return false;
+  unsigned successors = LLVMGetNumSuccessors(terminator);
+  for (unsigned i = 0; i < successors; i++) {
+    long to = cc_keyed_find(
+        table, count, LLVMBasicBlockAsValue(LLVMGetSuccessor(terminator, i)));
+    if (to >= 0 && bit(pdom + (size_t)to * words, s)) return true;
+  }
+  return false;
+}
+
+bool cc_uniform_slots(LLVMValueRef function, unsigned arg_count,
+                      const LLVMValueRef *slots, const bool *plain,
+                      unsigned slot_count, bool *uniform) {
+  size_t count = LLVMCountBasicBlocks(function), words = (count + 63) / 64;
+  size_t instructions = 0;
+  for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+       block = LLVMGetNextBasicBlock(block)) {
+    for (LLVMValueRef i = LLVMGetFirstInstruction(block); i;
+         i = LLVMGetNextInstruction(i)) {
+      instructions++;
+    }
+  }
+  uniformity u = {function, arg_count, NULL, slot_count, uniform, NULL, NULL, 16};
+  while (u.cache_size < 2 * instructions + 16) u.cache_size *= 2;
+  LLVMBasicBlockRef *blocks = calloc(count + 1, sizeof *blocks);
+  cc_keyed *table = calloc(count + 1, sizeof *table);
+  uint64_t *pdom = calloc(count * words + 1, sizeof *pdom);
+  bool *divergent = calloc(count + 1, sizeof *divergent);
+  u.slot_table = calloc(slot_count + 1, sizeof *u.slot_table);
+  u.cache_keys = calloc(u.cache_size, sizeof *u.cache_keys);
+  u.cache_values = calloc(u.cache_size, sizeof *u.cache_values);
+  bool ok = blocks && table && pdom && divergent && u.slot_table &&
+            u.cache_keys && u.cache_values;
+  if (ok) {
+    LLVMGetBasicBlocks(function, blocks);
+    for (size_t b = 0; b < count; b++) {
+      table[b] = (cc_keyed){LLVMBasicBlockAsValue(blocks[b]), (unsigned)b};
+    }
+    cc_keyed_sort(table, count);
+    unsigned plain_count = 0;
+    for (unsigned a = 0; a < slot_count; a++) {
+      uniform[a] = plain[a];
+      if (plain[a]) u.slot_table[plain_count++] = (cc_keyed){slots[a], a};
+    }
+    u.slot_count = plain_count;
+    cc_keyed_sort(u.slot_table, plain_count);
+    post_dominators(blocks, count, table, words, pdom);
+  }
+  for (bool changed = ok; changed;) {
+    changed = false;
+    memset(u.cache_keys, 0, u.cache_size * sizeof *u.cache_keys);
+    for (size_t b = 0; b < count; b++) {
+      LLVMValueRef condition = branch_condition(blocks[b]);
+      divergent[b] = condition && !value_is_uniform(&u, condition, 0);
+    }
+    for (unsigned a = 0; a < slot_count; a++) {
+      if (!uniform[a]) continue;
+      for (LLVMUseRef use = LLVMGetFirstUse(slots[a]); use && uniform[a];
+           use = LLVMGetNextUse(use)) {
+        LLVMValueRef store = LLVMGetUser(use);
+        if (!LLVMIsAStoreInst(store)) continue;
+        bool same = value_is_uniform(&u, LLVMGetOperand(store, 0), 0);
+        long s = cc_keyed_find(
+            table, count, LLVMBasicBlockAsValue(LLVMGetInstructionParent(store)));
+        for (size_t d = 0; same && s >= 0 && d < count; d++) {
+          same = !divergent[d] || !control_dependent(blocks, table, count,
+                                                     words, pdom, (size_t)s, d);
+        }
+        if (!same || s < 0) {
+          uniform[a] = false;
+          changed = true;
+        }
+      }
+    }
+  }
+  if (!ok) memset(uniform, 0, slot_count * sizeof *uniform);
+  free(blocks);
+  free(table);
+  free(pdom);
+  free(divergent);
+  free(u.slot_table);
+  free(u.cache_keys);
+  free(u.cache_values);
+  return ok;
+}
