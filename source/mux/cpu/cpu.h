@@ -11,6 +11,7 @@
  *   ndrange.c                argument packing and NDRange execution
  *   executable.c, kernel.c   executables (ORC LLJIT), kernels
  *   builtin_kernels.c        the built-in kernels, written in C
+ *   printf.c                 kernels' printf records, formatted per group
  *   query_pool.c             duration queries
  *   queue.c, semaphore.c, fence.c  dispatch, wait counters, host waits */
 #ifndef CLMUX_CPU_H
@@ -240,5 +241,45 @@ const cpu_executable_kernel *cpu_executable_find_kernel(
 /* The only local size the kernel's code runs with; all 0 if any works. */
 void cpu_kernel_required_local_size(const cpu_kernel *kernel,
                                     uint32_t out_size[3]);
+
+/* ---- printf from kernels (printf.c) and the FP environment -------------
+ * A compiled kernel (compiler/printf/) turns each printf call into a record
+ * on its stack and a call of CPU_PRINTF_SYMBOL, which every executable binds
+ * to cpu_printf_record. A record, 8-byte aligned, in host byte order:
+ *   u32 size of the whole record, u32 the work-item's local linear id,
+ *   u64 address of the format string (__constant, alive during the run),
+ *   then per argument: u32 byte count n, u32 zero, the n bytes of the value
+ *   as the kernel passed it to printf (C promotions done; a vector as its
+ *   bytes), padded to a multiple of 8.
+ * The type of each value comes from the format, read at run time, so a
+ * format need not be known when the kernel is compiled. */
+#define CPU_PRINTF_SYMBOL "__clmux_printf"
+/* Bytes of records one work-group may leave (CL_DEVICE_PRINTF_BUFFER_SIZE). */
+#define CPU_PRINTF_BUFFER_SIZE ((uint32_t)1 << 20)
+enum { cpu_printf_header_size = 16, cpu_printf_arg_header_size = 8 };
+
+/* The records of the work-group the calling thread runs; thread-local, so
+ * printf takes no lock. Grown on the first record, freed at thread exit. */
+typedef struct cpu_printf_buffer {
+  uint8_t *data;
+  uint32_t used;
+  uint32_t capacity;
+} cpu_printf_buffer;
+
+/* The entry point kernels call: keeps one record; 0, or -1 when the
+ * work-group's buffer is full or the record malformed. */
+int32_t cpu_printf_record(const void *record, uint32_t size);
+cpu_printf_buffer *cpu_printf_thread_buffer(void);
+/* Formats the buffer's records, stable by local linear id, writes them to
+ * stdout in one piece (under a process-wide lock) and empties the buffer.
+ * Called after each work-group that left records. */
+void cpu_printf_flush(cpu_printf_buffer *buffer);
+
+/* Sets MXCSR as kernels expect it: round to nearest, every exception
+ * masked, denormals kept (FTZ and DAZ off) unless `denorms_are_zero` (the
+ * hook for -cl-denorms-are-zero). Returns the value to restore with
+ * cpu_fp_env_leave when the thread stops running work-groups. */
+uint32_t cpu_fp_env_enter(bool denorms_are_zero);
+void cpu_fp_env_leave(uint32_t previous);
 
 #endif /* CLMUX_CPU_H */

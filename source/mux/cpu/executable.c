@@ -233,6 +233,31 @@ static mux_result_t consume(LLVMErrorRef error, mux_result_t result) {
   return result;
 }
 
+/* Binds the runtime entry points compiled kernels call (today printf's) to
+ * the target's functions, which the process-symbol search cannot see: they
+ * are hidden in this library. */
+static LLVMErrorRef define_runtime_symbols(LLVMOrcLLJITRef jit,
+                                           LLVMOrcJITDylibRef dylib) {
+  LLVMOrcCSymbolMapPair pair;
+  pair.Name = LLVMOrcLLJITMangleAndIntern(jit, CPU_PRINTF_SYMBOL);
+  pair.Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)&cpu_printf_record;
+  pair.Sym.Flags.GenericFlags =
+      LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+  pair.Sym.Flags.TargetFlags = 0;
+  LLVMOrcMaterializationUnitRef unit = LLVMOrcAbsoluteSymbols(&pair, 1);
+  LLVMErrorRef error = LLVMOrcJITDylibDefine(dylib, unit);
+  if (error) LLVMOrcDisposeMaterializationUnit(unit);
+  return error;
+}
+
+/* A kernel's symbol must name code of the object, never a runtime entry. */
+static bool kernel_symbols_allowed(const cpu_executable *executable) {
+  for (uint32_t i = 0; i < executable->kernel_count; i++) {
+    if (strcmp(executable->symbols[i], CPU_PRINTF_SYMBOL) == 0) return false;
+  }
+  return true;
+}
+
 /* Creates the JIT, adds the object and resolves every kernel's symbol. */
 static mux_result_t executable_link(cpu_executable *executable,
                                     const uint8_t *object,
@@ -255,6 +280,9 @@ static mux_result_t executable_link(cpu_executable *executable,
       process_symbol_allowed, executable);
   if (error) return consume(error, mux_error_failure);
   LLVMOrcJITDylibAddGenerator(dylib, generator);
+  if (!kernel_symbols_allowed(executable)) return mux_error_invalid_binary;
+  error = define_runtime_symbols(executable->jit, dylib);
+  if (error) return consume(error, mux_error_failure);
 
   LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(
       (const char *)object, object_size, "clmux-kernels.o");

@@ -494,11 +494,18 @@ static void run_work_groups(void *context, uint64_t begin, uint64_t end,
   uint64_t y = rest % wg.num_groups[1];
   uint64_t z = rest / wg.num_groups[1];
   cpu_work_group_fn function = ndrange->kernel->function;
+  /* Kernels run in the environment OpenCL promises (denormals kept), and
+   * the thread gets its own back when the chunk is done. */
+  uint32_t fp_env = cpu_fp_env_enter(false);
+  /* printf records of a group are written out as soon as it returns; a
+   * kernel without printf leaves none, which costs one load to see. */
+  cpu_printf_buffer *printf_buffer = cpu_printf_thread_buffer();
   for (uint64_t group = begin; group < end; group++) {
     wg.group_id[0] = x;
     wg.group_id[1] = y;
     wg.group_id[2] = z;
     function(args, &wg);
+    if (printf_buffer->used) cpu_printf_flush(printf_buffer);
     if (++x == wg.num_groups[0]) {
       x = 0;
       if (++y == wg.num_groups[1]) {
@@ -507,6 +514,7 @@ static void run_work_groups(void *context, uint64_t begin, uint64_t end,
       }
     }
   }
+  cpu_fp_env_leave(fp_env);
 }
 
 mux_result_t cpu_ndrange_run(cpu_device *device, const cpu_ndrange *ndrange) {

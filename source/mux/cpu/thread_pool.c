@@ -346,3 +346,23 @@ void cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
   }
   pthread_mutex_unlock(&pool->call_lock);
 }
+
+/* ---- The floating-point environment of work-groups ----------------------*/
+
+/* MXCSR: exception masks (bits 7-12), denormals-are-zero (6),
+ * flush-to-zero (15); rounding control 0 is round to nearest. */
+#define CPU_MXCSR_EXCEPTIONS_MASKED 0x1f80u
+#define CPU_MXCSR_DAZ 0x0040u
+#define CPU_MXCSR_FTZ 0x8000u
+
+uint32_t cpu_fp_env_enter(bool denorms_are_zero) {
+  uint32_t previous = __builtin_ia32_stmxcsr();
+  uint32_t wanted = CPU_MXCSR_EXCEPTIONS_MASKED;
+  if (denorms_are_zero) wanted |= CPU_MXCSR_DAZ | CPU_MXCSR_FTZ;
+  __builtin_ia32_ldmxcsr(wanted);
+  return previous;
+}
+
+/* Also drops the exception flags the kernels raised: the thread's owner
+ * sees its own flags, not the device's. */
+void cpu_fp_env_leave(uint32_t previous) { __builtin_ia32_ldmxcsr(previous); }
