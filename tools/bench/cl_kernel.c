@@ -1,0 +1,846 @@
+/* clmux-cl-kernel-bench: OpenCL C kernels through the ICD loader on every
+ * platform it finds, side by side in one run (clmux against PoCL with
+ * OCL_ICD_VENDORS naming both .icd files). Per platform it measures
+ *   - clBuildProgram of a small program: cold (source text never seen
+ *     before: a unique comment defeats every cache) and warm (the same text
+ *     again, in a new program object);
+ *   - per kernel: the cold build; the first launch (enqueue to clFinish:
+ *     per-local-size compilation shows up here); the time to the first
+ *     result (build, clCreateKernel, buffers with their copies, first
+ *     launch); the median of N launches (wall clock around enqueue +
+ *     clFinish) and its rate;
+ * then clmux's time divided by the other platform's. Every result is
+ * checked against a host reference (OK / WRONG); a platform that cannot
+ * build or run a kernel gets a line saying so, and the run goes on.
+ * Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME]  (--help) */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_PLATFORMS 8
+
+static const char usage[] =
+    "Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME]\n"
+    "  -n RUNS     timed launches per kernel, the median is shown (5)\n"
+    "  -d DIVISOR  divide every problem size by DIVISOR (1), for quick runs\n"
+    "  -p NAME     only platforms whose name contains NAME\n"
+    "Runs on every platform the OpenCL ICD loader lists; to compare clmux\n"
+    "with PoCL point OCL_ICD_VENDORS at a folder holding both .icd files.\n";
+
+/* ---- Timing and small helpers -------------------------------------- */
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static int compare_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Deterministic inputs: the same on every platform and run. */
+static uint64_t random_state = 0x9e3779b97f4a7c15u;
+static float random_float(float low, float high) {
+  random_state = random_state * 6364136223846793005u + 1442695040888963407u;
+  return low + (high - low) * (float)(random_state >> 40) / (float)(1 << 24);
+}
+
+static float *random_floats(size_t count, float low, float high) {
+  float *values = malloc(count * sizeof *values);
+  if (!values) {
+    fprintf(stderr, "clmux-cl-kernel-bench: out of host memory\n");
+    exit(1);
+  }
+  for (size_t i = 0; i < count; i++) values[i] = random_float(low, high);
+  return values;
+}
+
+/* Source text no OpenCL implementation has seen. A comment would not do:
+ * PoCL keys its cache on the preprocessed text, without comments; an
+ * unused function with a unique name survives preprocessing. */
+static char *fresh_source(const char *body) {
+  static unsigned counter;
+  char *text = NULL;
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  if (asprintf(
+          &text, "int bench_nonce_%ld_%ld_%09ld_%u(void) { return 0; }\n%s",
+          (long)getpid(), (long)t.tv_sec, t.tv_nsec, counter++, body) < 0) {
+    exit(1);
+  }
+  return text;
+}
+
+/* ---- Platforms -------------------------------------------------------- */
+
+typedef struct platform {
+  char name[64];
+  cl_device_id device;
+  cl_context context;
+  cl_command_queue queue;
+  bool is_clmux;
+} platform;
+
+static platform platforms[MAX_PLATFORMS];
+static int platform_count;
+
+/* A short column label for the platform. */
+static void short_name(const char *full, char *name, size_t size) {
+  if (strstr(full, "clmux")) {
+    snprintf(name, size, "clmux");
+  } else if (strstr(full, "Portable Computing Language") ||
+             strcasestr(full, "pocl")) {
+    snprintf(name, size, "PoCL");
+  } else {
+    snprintf(name, size, "%.10s", full);
+  }
+}
+
+static bool open_platform(cl_platform_id id, platform *p) {
+  char full[256] = "";
+  clGetPlatformInfo(id, CL_PLATFORM_NAME, sizeof full, full, NULL);
+  short_name(full, p->name, sizeof p->name);
+  p->is_clmux = strstr(full, "clmux") != NULL;
+  if (clGetDeviceIDs(id, CL_DEVICE_TYPE_CPU, 1, &p->device, NULL) !=
+      CL_SUCCESS) {
+    printf("%-10s no CPU device: skipped\n", p->name);
+    return false;
+  }
+  cl_int error = CL_SUCCESS;
+  p->context = clCreateContext(NULL, 1, &p->device, NULL, NULL, &error);
+  if (error == CL_SUCCESS) {
+    p->queue = clCreateCommandQueue(p->context, p->device, 0, &error);
+  }
+  if (error != CL_SUCCESS) {
+    printf("%-10s cannot create a context and queue (%d): skipped\n", p->name,
+           error);
+    if (p->context) clReleaseContext(p->context);
+    return false;
+  }
+  return true;
+}
+
+/* Builds `source` for the platform; NULL (and a line saying why) if it
+ * fails. *build_ms gets the clBuildProgram time. */
+static cl_program build(const platform *p, const char *source,
+                        double *build_ms) {
+  cl_int error = CL_SUCCESS;
+  cl_program program =
+      clCreateProgramWithSource(p->context, 1, &source, NULL, &error);
+  if (error != CL_SUCCESS) {
+    printf("  %-10s clCreateProgramWithSource failed (%d)\n", p->name, error);
+    return NULL;
+  }
+  double start = now_ms();
+  error = clBuildProgram(program, 1, &p->device, "", NULL, NULL);
+  *build_ms = now_ms() - start;
+  if (error != CL_SUCCESS) {
+    char log[2048] = "";
+    clGetProgramBuildInfo(program, p->device, CL_PROGRAM_BUILD_LOG,
+                          sizeof log - 1, log, NULL);
+    char *newline = strchr(log, '\n'); /* the first line says enough */
+    if (newline) *newline = '\0';
+    printf("  %-10s build failed (%d)%s%s\n", p->name, error, *log ? ": " : "",
+           log);
+    clReleaseProgram(program);
+    return NULL;
+  }
+  return program;
+}
+
+/* ---- Benchmarks --------------------------------------------------------- */
+
+/* Buffers of one run: inputs copied from host, outputs read back. */
+#define MAX_ARGS 8
+typedef struct arg {
+  enum { ARG_IN, ARG_OUT, ARG_FLOAT, ARG_INT, ARG_LOCAL } kind;
+  const void *host; /* ARG_IN: data */
+  size_t size;      /* bytes (ARG_LOCAL: local bytes) */
+  float f;
+  cl_int i;
+} arg;
+
+typedef struct bench bench;
+struct bench {
+  const char *name;
+  const char *label;  /* with its size */
+  const char *source; /* one kernel named `name` */
+  cl_uint dims;
+  size_t global[2];
+  size_t local[2]; /* 0: NULL local size */
+  arg args[MAX_ARGS];
+  int arg_count;
+  double work;      /* bytes moved or flops per launch, for the rate */
+  const char *unit; /* "GB/s", "GFLOP/s" */
+  /* Checks the output buffers (in argument order); prints and returns
+   * false on a mismatch. */
+  bool (*check)(const bench *b, void *const *outputs);
+  void *state; /* host data the check needs */
+};
+
+typedef struct measured {
+  bool ok; /* built, ran and correct */
+  bool ran;
+  double build_ms;
+  double launch_ms; /* the first enqueue to its clFinish */
+  double first_ms;  /* build + kernel + buffers + first launch */
+  double median_ms;
+} measured;
+
+static int runs = 5;
+
+/* Sets the args, launches once (timed as the first launch), then `runs`
+ * times; reads back outputs. */
+static measured run_bench(const platform *p, const bench *b) {
+  measured m = {0};
+  char *source = fresh_source(b->source);
+  cl_program program = build(p, source, &m.build_ms);
+  free(source);
+  if (!program) return m;
+  cl_mem buffers[MAX_ARGS] = {0};
+  void *outputs[MAX_ARGS] = {0};
+  cl_int error = CL_SUCCESS;
+  const char *failed = NULL;
+  double start = now_ms();
+  cl_kernel kernel = clCreateKernel(program, b->name, &error);
+  if (error != CL_SUCCESS) failed = "clCreateKernel";
+  for (int a = 0; a < b->arg_count && !failed; a++) {
+    const arg *x = &b->args[a];
+    switch (x->kind) {
+      case ARG_IN:
+      case ARG_OUT:
+        buffers[a] = clCreateBuffer(
+            p->context,
+            x->kind == ARG_IN ? CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR
+                              : CL_MEM_WRITE_ONLY,
+            x->size, x->kind == ARG_IN ? (void *)x->host : NULL, &error);
+        if (error == CL_SUCCESS) {
+          error =
+              clSetKernelArg(kernel, (cl_uint)a, sizeof(cl_mem), &buffers[a]);
+        }
+        break;
+      case ARG_FLOAT:
+        error = clSetKernelArg(kernel, (cl_uint)a, sizeof x->f, &x->f);
+        break;
+      case ARG_INT:
+        error = clSetKernelArg(kernel, (cl_uint)a, sizeof x->i, &x->i);
+        break;
+      case ARG_LOCAL:
+        error = clSetKernelArg(kernel, (cl_uint)a, x->size, NULL);
+        break;
+    }
+    if (error != CL_SUCCESS) failed = "setting arguments";
+  }
+  /* Buffers with host data are filled at creation; the copies are done
+   * before the timed launch. */
+  if (!failed && clFinish(p->queue) != CL_SUCCESS) failed = "clFinish";
+  double setup_ms = now_ms() - start;
+  const size_t *local = b->local[0] ? b->local : NULL;
+  double *samples = calloc((size_t)runs + 1, sizeof *samples);
+  for (int r = 0; r <= runs && !failed; r++) {
+    double launch = now_ms();
+    error = clEnqueueNDRangeKernel(p->queue, kernel, b->dims, NULL, b->global,
+                                   local, 0, NULL, NULL);
+    if (error == CL_SUCCESS) error = clFinish(p->queue);
+    samples[r] = now_ms() - launch;
+    if (error != CL_SUCCESS) failed = "running the kernel";
+  }
+  if (!failed) {
+    m.ran = true;
+    /* The first result also waits for clCreateKernel and the buffers
+     * (with their host-to-device copies). */
+    m.launch_ms = samples[0];
+    m.first_ms = m.build_ms + setup_ms + samples[0];
+    qsort(samples + 1, (size_t)runs, sizeof *samples, compare_double);
+    m.median_ms = samples[1 + runs / 2];
+    for (int a = 0; a < b->arg_count && !failed; a++) {
+      if (b->args[a].kind != ARG_OUT) continue;
+      outputs[a] = malloc(b->args[a].size);
+      if (!outputs[a] ||
+          clEnqueueReadBuffer(p->queue, buffers[a], CL_TRUE, 0, b->args[a].size,
+                              outputs[a], 0, NULL, NULL) != CL_SUCCESS) {
+        failed = "reading the results";
+      }
+    }
+  }
+  if (failed) {
+    printf("  %-10s %s failed (%d)\n", p->name, failed, error);
+  } else {
+    m.ok = b->check(b, outputs);
+  }
+  free(samples);
+  for (int a = 0; a < MAX_ARGS; a++) {
+    if (buffers[a]) clReleaseMemObject(buffers[a]);
+    free(outputs[a]);
+  }
+  if (kernel) clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  return m;
+}
+
+static void print_measured(const char *name, const bench *b,
+                           const measured *m) {
+  if (!m->ran) return;
+  double rate = b->work / (m->median_ms * 1e-3) / 1e9;
+  printf("  %-10s %9.1f %11.1f %11.1f %11.2f %9.2f %-7s %s\n", name,
+         m->build_ms, m->launch_ms, m->first_ms, m->median_ms, rate, b->unit,
+         m->ok ? "OK" : "WRONG");
+}
+
+static void print_ratio(const char *other, const measured *clmux,
+                        const measured *them) {
+  if (!clmux->ran || !them->ran) return;
+  char label[64];
+  snprintf(label, sizeof label, "clmux/%.16s", other);
+  printf("  %-10s %9.2f %11.2f %11.2f %11.2f\n", label,
+         clmux->build_ms / them->build_ms, clmux->launch_ms / them->launch_ms,
+         clmux->first_ms / them->first_ms, clmux->median_ms / them->median_ms);
+}
+
+/* Runs one benchmark on every platform, then the ratios. */
+static void run_everywhere(const bench *b) {
+  printf("%s\n", b->label);
+  measured m[MAX_PLATFORMS];
+  for (int i = 0; i < platform_count; i++) {
+    m[i] = run_bench(&platforms[i], b);
+    print_measured(platforms[i].name, b, &m[i]);
+  }
+  for (int i = 0; i < platform_count; i++) {
+    if (!platforms[i].is_clmux) continue;
+    for (int j = 0; j < platform_count; j++) {
+      if (!platforms[j].is_clmux) print_ratio(platforms[j].name, &m[i], &m[j]);
+    }
+  }
+}
+
+/* Counts mismatches; prints the first. */
+static bool report_mismatches(const char *what, size_t bad, size_t first,
+                              double got, double want) {
+  if (bad) {
+    printf("    %s: %zu wrong, first at %zu: %.9g, expected %.9g\n", what, bad,
+           first, got, want);
+  }
+  return bad == 0;
+}
+
+/* ---- The kernels ------------------------------------------------------- */
+
+static const char vector_add_source[] =
+    "kernel void vector_add(global const float *a, global const float *b,\n"
+    "                       global float *c) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  c[i] = a[i] + b[i];\n"
+    "}\n";
+
+typedef struct elementwise {
+  const float *x, *y;
+  float a;
+} elementwise;
+
+static bool check_vector_add(const bench *b, void *const *outputs) {
+  const elementwise *s = b->state;
+  const float *c = outputs[2];
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < b->global[0]; i++) {
+    if (c[i] != s->x[i] + s->y[i] && !bad++) first = i;
+  }
+  return report_mismatches("c", bad, first, c[first],
+                           s->x[first] + s->y[first]);
+}
+
+static const char saxpy_source[] =
+    "kernel void saxpy_branchy(global const float *x, global const float *y,\n"
+    "                          global float *out, float a) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  float xi = x[i], yi = y[i];\n"
+    "  if (xi > 0.5f) {\n"
+    "    out[i] = a * xi + yi;\n"
+    "  } else {\n"
+    "    out[i] = a * yi - xi;\n"
+    "  }\n"
+    "}\n";
+
+static bool check_saxpy(const bench *b, void *const *outputs) {
+  const elementwise *s = b->state;
+  const float *out = outputs[2];
+  size_t bad = 0, first = 0;
+  double want_first = 0;
+  for (size_t i = 0; i < b->global[0]; i++) {
+    double x = s->x[i], y = s->y[i];
+    double want = x > 0.5 ? s->a * x + y : s->a * y - x;
+    /* Contracted or not: within a few float roundings. */
+    if (fabs(out[i] - want) > 1e-6 * (fabs(want) + 4.0) && !bad++) {
+      first = i;
+      want_first = want;
+    }
+  }
+  return report_mismatches("out", bad, first, out[first], want_first);
+}
+
+static const char sgemm_source[] =
+    "#define TILE 16\n"
+    "kernel void sgemm(global const float *a, global const float *b,\n"
+    "                  global float *c, int n) {\n"
+    "  local float a_tile[TILE][TILE], b_tile[TILE][TILE];\n"
+    "  int col = get_global_id(0), row = get_global_id(1);\n"
+    "  int lc = get_local_id(0), lr = get_local_id(1);\n"
+    "  float sum = 0.0f;\n"
+    "  for (int t = 0; t < n; t += TILE) {\n"
+    "    a_tile[lr][lc] = a[row * n + t + lc];\n"
+    "    b_tile[lr][lc] = b[(t + lr) * n + col];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (int k = 0; k < TILE; k++) sum += a_tile[lr][k] * b_tile[k][lc];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  c[row * n + col] = sum;\n"
+    "}\n";
+
+typedef struct matrices {
+  const float *a, *b;
+  int n;
+} matrices;
+
+/* A sample of entries against double dot products: the full host product
+ * would take longer than every platform's runs together. */
+static bool check_sgemm(const bench *b, void *const *outputs) {
+  const matrices *s = b->state;
+  const float *c = outputs[2];
+  size_t n = (size_t)s->n, bad = 0, first = 0;
+  double want_first = 0;
+  for (size_t sample = 0; sample < 4096; sample++) {
+    size_t row = (sample * 7919) % n, col = (sample * 104729 + 13) % n;
+    double want = 0, magnitude = 0;
+    for (size_t k = 0; k < n; k++) {
+      want += (double)s->a[row * n + k] * s->b[k * n + col];
+      magnitude += fabs((double)s->a[row * n + k] * s->b[k * n + col]);
+    }
+    if (fabs(c[row * n + col] - want) > 1e-5 * magnitude + 1e-6 && !bad++) {
+      first = row * n + col;
+      want_first = want;
+    }
+  }
+  return report_mismatches("c", bad, first, c[first], want_first);
+}
+
+static const char reduce_source[] =
+    "kernel void reduce(global const float *in, global float *partial,\n"
+    "                   local float *scratch) {\n"
+    "  size_t lid = get_local_id(0);\n"
+    "  scratch[lid] = in[get_global_id(0)];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {\n"
+    "    if (lid < s) scratch[lid] += scratch[lid + s];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  if (lid == 0) partial[get_group_id(0)] = scratch[0];\n"
+    "}\n";
+
+typedef struct reduction {
+  const float *in;
+  double sum;
+} reduction;
+
+static bool check_reduce(const bench *b, void *const *outputs) {
+  const reduction *s = b->state;
+  const float *partial = outputs[1];
+  size_t groups = b->global[0] / b->local[0];
+  double sum = 0; /* the host's final sum */
+  for (size_t g = 0; g < groups; g++) sum += partial[g];
+  /* Tree sums of 256 floats in [0,1): float rounding, well below 1e-5. */
+  bool ok = fabs(sum - s->sum) <= 1e-5 * s->sum;
+  if (!ok) printf("    sum %.9g, expected %.9g\n", sum, s->sum);
+  return ok;
+}
+
+static const char exp_sin_source[] =
+    "kernel void exp_sin(global const float *x, global float *y) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  y[i] = exp(x[i]) * sin(x[i]);\n"
+    "}\n";
+
+static bool check_exp_sin(const bench *b, void *const *outputs) {
+  const elementwise *s = b->state;
+  const float *y = outputs[1];
+  size_t bad = 0, first = 0;
+  double want_first = 0;
+  for (size_t i = 0; i < b->global[0]; i++) {
+    double x = s->x[i], e = exp(x), want = e * sin(x);
+    /* exp 3 ulp, sin 4 ulp (absolute near its zeros), the product 0.5. */
+    if (fabs(y[i] - want) > 1.5e-6 * e && !bad++) {
+      first = i;
+      want_first = want;
+    }
+  }
+  return report_mismatches("y", bad, first, y[first], want_first);
+}
+
+static const char black_scholes_source[] =
+    "float normal_cdf(float d) {\n"
+    "  const float a1 = 0.319381530f, a2 = -0.356563782f, a3 = 1.781477937f,\n"
+    "              a4 = -1.821255978f, a5 = 1.330274429f;\n"
+    "  float k = 1.0f / (1.0f + 0.2316419f * fabs(d));\n"
+    "  float tail = 0.398942280f * exp(-0.5f * d * d) *\n"
+    "               (k * (a1 + k * (a2 + k * (a3 + k * (a4 + k * a5)))));\n"
+    "  return d > 0.0f ? 1.0f - tail : tail;\n"
+    "}\n"
+    "kernel void black_scholes(global const float *price,\n"
+    "                          global const float *strike,\n"
+    "                          global const float *years,\n"
+    "                          global float *call, global float *put,\n"
+    "                          float rate, float volatility) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  float s = price[i], x = strike[i], t = years[i];\n"
+    "  float root_t = sqrt(t);\n"
+    "  float d1 = (log(s / x) + (rate + 0.5f * volatility * volatility) * t)\n"
+    "             / (volatility * root_t);\n"
+    "  float d2 = d1 - volatility * root_t;\n"
+    "  float discounted = x * exp(-rate * t);\n"
+    "  float n1 = normal_cdf(d1), n2 = normal_cdf(d2);\n"
+    "  call[i] = s * n1 - discounted * n2;\n"
+    "  put[i] = discounted * (1.0f - n2) - s * (1.0f - n1);\n"
+    "}\n";
+
+typedef struct options {
+  const float *price, *strike, *years;
+  float rate, volatility;
+} options;
+
+static double normal_cdf(double d) {
+  const double a1 = 0.319381530, a2 = -0.356563782, a3 = 1.781477937,
+               a4 = -1.821255978, a5 = 1.330274429;
+  double k = 1.0 / (1.0 + 0.2316419 * fabs(d));
+  double tail = 0.398942280 * exp(-0.5 * d * d) *
+                (k * (a1 + k * (a2 + k * (a3 + k * (a4 + k * a5)))));
+  return d > 0 ? 1.0 - tail : tail;
+}
+
+static bool check_black_scholes(const bench *b, void *const *outputs) {
+  const options *s = b->state;
+  const float *call = outputs[3], *put = outputs[4];
+  size_t bad = 0, first = 0;
+  double got_first = 0, want_first = 0;
+  for (size_t i = 0; i < b->global[0]; i++) {
+    double price = s->price[i], strike = s->strike[i], t = s->years[i];
+    double root_t = sqrt(t);
+    double d1 = (log(price / strike) +
+                 (s->rate + 0.5 * s->volatility * s->volatility) * t) /
+                (s->volatility * root_t);
+    double d2 = d1 - s->volatility * root_t;
+    double discounted = strike * exp(-s->rate * t);
+    double n1 = normal_cdf(d1), n2 = normal_cdf(d2);
+    double want_call = price * n1 - discounted * n2;
+    double want_put = discounted * (1.0 - n2) - price * (1.0 - n1);
+    /* Prices up to ~100 from float inputs: cancellation leaves ~1e-5
+     * absolute error; 1e-3 separates that from a wrong formula. */
+    double tolerance = 1e-3 + 1e-5 * (price + strike);
+    bool call_bad = fabs(call[i] - want_call) > tolerance;
+    if ((call_bad || fabs(put[i] - want_put) > tolerance) && !bad++) {
+      first = i;
+      got_first = call_bad ? call[i] : put[i];
+      want_first = call_bad ? want_call : want_put;
+    }
+  }
+  return report_mismatches("call/put", bad, first, got_first, want_first);
+}
+
+/* ---- The build benchmark ------------------------------------------------ */
+
+static const char small_program[] =
+    "kernel void scale(global float *x, float a) {\n"
+    "  x[get_global_id(0)] *= a;\n"
+    "}\n"
+    "kernel void offset(global int *x, int b) {\n"
+    "  x[get_global_id(0)] += b;\n"
+    "}\n"
+    "kernel void clamp_all(global float *x) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  x[i] = clamp(x[i], -1.0f, 1.0f);\n"
+    "}\n"
+    "kernel void squares(global int *x) {\n"
+    "  int i = (int)get_global_id(0);\n"
+    "  x[i] = i * i;\n"
+    "}\n";
+
+typedef struct build_times {
+  bool ok;
+  double init_ms, cold_ms, warm_ms, first_ms;
+} build_times;
+
+/* Cold build, then the same text again (warm), then clCreateKernel and a
+ * first 1024-item launch of squares (checked). */
+static build_times time_builds(const platform *p) {
+  build_times t = {0};
+  /* The process's first build also loads and sets up the compiler: shown
+   * apart, so that the cold figure is a build like any later one. */
+  char *source = fresh_source("kernel void first(global int *x) { *x = 1; }");
+  cl_program first = build(p, source, &t.init_ms);
+  free(source);
+  if (first) clReleaseProgram(first);
+  source = fresh_source(small_program);
+  cl_program cold = build(p, source, &t.cold_ms);
+  cl_program warm = cold ? build(p, source, &t.warm_ms) : NULL;
+  free(source);
+  if (cold) clReleaseProgram(cold);
+  if (!warm) return t;
+  enum { items = 1024 };
+  cl_int error = CL_SUCCESS;
+  double start = now_ms();
+  cl_kernel kernel = clCreateKernel(warm, "squares", &error);
+  cl_mem buffer = clCreateBuffer(p->context, CL_MEM_READ_WRITE,
+                                 items * sizeof(cl_int), NULL, &error);
+  const size_t global = items;
+  if (kernel && buffer &&
+      clSetKernelArg(kernel, 0, sizeof buffer, &buffer) == CL_SUCCESS &&
+      clEnqueueNDRangeKernel(p->queue, kernel, 1, NULL, &global, NULL, 0, NULL,
+                             NULL) == CL_SUCCESS &&
+      clFinish(p->queue) == CL_SUCCESS) {
+    t.first_ms = now_ms() - start;
+    cl_int result[items];
+    t.ok = clEnqueueReadBuffer(p->queue, buffer, CL_TRUE, 0, sizeof result,
+                               result, 0, NULL, NULL) == CL_SUCCESS;
+    for (int i = 0; i < items && t.ok; i++) t.ok = result[i] == i * i;
+    printf("  %-10s %11.1f %9.1f %9.1f %13.1f %s\n", p->name, t.init_ms,
+           t.cold_ms, t.warm_ms, t.first_ms, t.ok ? "OK" : "WRONG");
+  } else {
+    printf("  %-10s first launch failed\n", p->name);
+  }
+  if (buffer) clReleaseMemObject(buffer);
+  if (kernel) clReleaseKernel(kernel);
+  clReleaseProgram(warm);
+  return t;
+}
+
+static void run_build_bench(void) {
+  printf(
+      "small program (4 kernels)\n"
+      "             1st build ms   cold ms   warm ms  first launch ms\n");
+  build_times t[MAX_PLATFORMS];
+  for (int i = 0; i < platform_count; i++) t[i] = time_builds(&platforms[i]);
+  for (int i = 0; i < platform_count; i++) {
+    for (int j = 0; j < platform_count; j++) {
+      if (!platforms[i].is_clmux || platforms[j].is_clmux || !t[i].ok ||
+          !t[j].ok) {
+        continue;
+      }
+      char label[64];
+      snprintf(label, sizeof label, "clmux/%.16s", platforms[j].name);
+      printf("  %-10s %11.2f %9.2f %9.2f %13.2f\n", label,
+             t[i].init_ms / t[j].init_ms, t[i].cold_ms / t[j].cold_ms,
+             t[i].warm_ms / t[j].warm_ms, t[i].first_ms / t[j].first_ms);
+    }
+  }
+}
+
+/* ---- Main --------------------------------------------------------------- */
+
+/* "16M", or "256K" for small runs. */
+static const char *count_label(size_t count) {
+  static char text[4][32];
+  static int next;
+  char *out = text[next++ % 4];
+  if (count >= (1u << 20)) {
+    snprintf(out, 32, "%zuM", count >> 20);
+  } else {
+    snprintf(out, 32, "%zuK", count >> 10);
+  }
+  return out;
+}
+
+static void run_kernel_benches(size_t divisor) {
+  printf(
+      "\nkernel                   build ms  1st launch  1st result   median ms"
+      "      rate         check\n");
+  const size_t n16 = ((size_t)16 << 20) / divisor,
+               n4 = ((size_t)4 << 20) / divisor;
+  float *x = random_floats(n16, 0.0f, 1.0f);
+  float *y = random_floats(n16, -2.0f, 2.0f);
+  char label[128];
+  elementwise pair = {x, y, 1.75f};
+
+  snprintf(label, sizeof label, "vector_add (%s floats)", count_label(n16));
+  bench b = {"vector_add",
+             label,
+             vector_add_source,
+             1,
+             {n16, 1},
+             {0, 0},
+             {{ARG_IN, x, n16 * 4, 0, 0},
+              {ARG_IN, y, n16 * 4, 0, 0},
+              {ARG_OUT, NULL, n16 * 4, 0, 0}},
+             3,
+             12.0 * (double)n16,
+             "GB/s",
+             check_vector_add,
+             &pair};
+  run_everywhere(&b);
+
+  snprintf(label, sizeof label, "saxpy_branchy (%s floats)", count_label(n16));
+  b = (bench){"saxpy_branchy",
+              label,
+              saxpy_source,
+              1,
+              {n16, 1},
+              {0, 0},
+              {{ARG_IN, x, n16 * 4, 0, 0},
+               {ARG_IN, y, n16 * 4, 0, 0},
+               {ARG_OUT, NULL, n16 * 4, 0, 0},
+               {ARG_FLOAT, NULL, 0, 1.75f, 0}},
+              4,
+              12.0 * (double)n16,
+              "GB/s",
+              check_saxpy,
+              &pair};
+  run_everywhere(&b);
+
+  const size_t local_size = 256;
+  reduction sum = {x, 0};
+  for (size_t i = 0; i < n16; i++) sum.sum += x[i];
+  snprintf(label, sizeof label, "reduce, local tree (%s floats)",
+           count_label(n16));
+  b = (bench){"reduce",
+              label,
+              reduce_source,
+              1,
+              {n16, 1},
+              {local_size, 0},
+              {{ARG_IN, x, n16 * 4, 0, 0},
+               {ARG_OUT, NULL, n16 / local_size * 4, 0, 0},
+               {ARG_LOCAL, NULL, local_size * 4, 0, 0}},
+              3,
+              4.0 * (double)n16,
+              "GB/s",
+              check_reduce,
+              &sum};
+  run_everywhere(&b);
+
+  float *angles = random_floats(n16, -10.0f, 10.0f);
+  elementwise values = {angles, NULL, 0};
+  snprintf(label, sizeof label, "exp(x)*sin(x) (%s floats)", count_label(n16));
+  b = (bench){"exp_sin",
+              label,
+              exp_sin_source,
+              1,
+              {n16, 1},
+              {0, 0},
+              {{ARG_IN, angles, n16 * 4, 0, 0}, {ARG_OUT, NULL, n16 * 4, 0, 0}},
+              2,
+              8.0 * (double)n16,
+              "GB/s",
+              check_exp_sin,
+              &values};
+  run_everywhere(&b);
+  free(angles);
+  free(x);
+  free(y);
+
+  float *price = random_floats(n4, 5.0f, 30.0f);
+  float *strike = random_floats(n4, 1.0f, 100.0f);
+  float *years = random_floats(n4, 0.25f, 10.0f);
+  options market = {price, strike, years, 0.02f, 0.30f};
+  snprintf(label, sizeof label, "black_scholes (%s options)", count_label(n4));
+  b = (bench){"black_scholes",
+              label,
+              black_scholes_source,
+              1,
+              {n4, 1},
+              {0, 0},
+              {{ARG_IN, price, n4 * 4, 0, 0},
+               {ARG_IN, strike, n4 * 4, 0, 0},
+               {ARG_IN, years, n4 * 4, 0, 0},
+               {ARG_OUT, NULL, n4 * 4, 0, 0},
+               {ARG_OUT, NULL, n4 * 4, 0, 0},
+               {ARG_FLOAT, NULL, 0, 0.02f, 0},
+               {ARG_FLOAT, NULL, 0, 0.30f, 0}},
+              7,
+              20.0 * (double)n4,
+              "GB/s",
+              check_black_scholes,
+              &market};
+  run_everywhere(&b);
+  free(price);
+  free(strike);
+  free(years);
+
+  size_t n = 1024 / (divisor < 16 ? divisor : 16);
+  n = n < 16 ? 16 : n / 16 * 16;
+  float *a = random_floats(n * n, -1.0f, 1.0f);
+  float *bm = random_floats(n * n, -1.0f, 1.0f);
+  matrices mats = {a, bm, (int)n};
+  snprintf(label, sizeof label, "sgemm %zux%zu, 16x16 local tiles", n, n);
+  b = (bench){"sgemm",
+              label,
+              sgemm_source,
+              2,
+              {n, n},
+              {16, 16},
+              {{ARG_IN, a, n * n * 4, 0, 0},
+               {ARG_IN, bm, n * n * 4, 0, 0},
+               {ARG_OUT, NULL, n * n * 4, 0, 0},
+               {ARG_INT, NULL, 0, 0, (cl_int)n}},
+              4,
+              2.0 * (double)n * (double)n * (double)n,
+              "GFLOP/s",
+              check_sgemm,
+              &mats};
+  run_everywhere(&b);
+  free(a);
+  free(bm);
+}
+
+int main(int argc, char **argv) {
+  size_t divisor = 1;
+  const char *only = NULL;
+  setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows through a pipe */
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "-n") && i + 1 < argc) {
+      runs = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "-d") && i + 1 < argc) {
+      divisor = (size_t)strtoul(argv[++i], NULL, 10);
+    } else if (!strcmp(argv[i], "-p") && i + 1 < argc) {
+      only = argv[++i];
+    } else {
+      fputs(usage, strcmp(argv[i], "-h") && strcmp(argv[i], "--help") ? stderr
+                                                                      : stdout);
+      return strcmp(argv[i], "-h") && strcmp(argv[i], "--help") ? 2 : 0;
+    }
+  }
+  if (runs < 1) runs = 1;
+  if (divisor < 1 || divisor > 4096) divisor = 1;
+  cl_platform_id ids[MAX_PLATFORMS];
+  cl_uint count = 0;
+  if (clGetPlatformIDs(MAX_PLATFORMS, ids, &count) != CL_SUCCESS ||
+      count == 0) {
+    fprintf(stderr, "clmux-cl-kernel-bench: no OpenCL platform found\n");
+    return 1;
+  }
+  for (cl_uint i = 0; i < count && i < MAX_PLATFORMS; i++) {
+    platform *p = &platforms[platform_count];
+    memset(p, 0, sizeof *p);
+    char name[64] = "";
+    clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
+    if (only && !strcasestr(name, only)) continue;
+    if (open_platform(ids[i], p)) platform_count++;
+  }
+  printf("platforms:");
+  for (int i = 0; i < platform_count; i++) printf(" %s", platforms[i].name);
+  printf("; %d timed runs per kernel\n\n", runs);
+  double start = now_ms();
+  run_build_bench();
+  run_kernel_benches(divisor);
+  for (int i = 0; i < platform_count; i++) {
+    clReleaseCommandQueue(platforms[i].queue);
+    clReleaseContext(platforms[i].context);
+  }
+  printf("\ntotal %.1f s\n", (now_ms() - start) / 1e3);
+  return 0;
+}
