@@ -50,6 +50,8 @@ struct cc_module {
   size_t builds;
   cc_target *target;
   cc_text *diagnostics; /* where LLVM's errors go while set */
+  uint8_t digest[32];    /* SHA-256 of the bitcode, for disk-cache keys */
+  bool digest_ready;
 };
 
 /* A module of `kind` with a fresh context and no code yet, or NULL. */
@@ -71,5 +73,29 @@ LLVMMemoryBufferRef cc_module_bitcode(cc_module *module);
 
 /* Functions and globals an executable must not leave undefined. */
 bool cc_check_defined(LLVMModuleRef module, cc_text *log);
+
+/* An executable's module after linking (prepare.c): printf lowered, the
+ * builtin library linked in, unimplemented builtins warned about. */
+cc_module_result cc_prepare_executable(LLVMModuleRef llvm, cc_text *log);
+/* The first builtin kernel `name` calls (transitively) that nothing
+ * implements, or NULL. */
+const char *cc_kernel_missing_builtin(LLVMModuleRef llvm, const char *name);
+
+/* The disk cache (disk_cache.c): a compiled object for exactly these
+ * inputs, or NULL; and a kernel's container (malloc'd) for that local
+ * size. The kernel calls run under module->llvm_lock. */
+cc_module *cc_disk_cache_find_object(const char *source, size_t length,
+                                     const char *options,
+                                     const cc_header *headers,
+                                     size_t num_headers);
+void cc_disk_cache_store_object(cc_module *module, const char *source,
+                                size_t length, const char *options,
+                                const cc_header *headers, size_t num_headers);
+bool cc_disk_cache_find_kernel(cc_module *module, const char *name,
+                               const uint32_t local_size[3], uint8_t **binary,
+                               size_t *size);
+void cc_disk_cache_store_kernel(cc_module *module, const char *name,
+                                const uint32_t local_size[3],
+                                const uint8_t *binary, size_t size);
 
 #endif /* CLMUX_COMPILER_MODULE_INTERNAL_H */

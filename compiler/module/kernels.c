@@ -248,7 +248,11 @@ static cc_module_result read_args(LLVMModuleRef llvm, LLVMValueRef function,
       }
     }
   }
-  if (status == cc_success) cc_kernel_info_release(&info);
+  if (status == cc_success) {
+    kernel->static_local_size = info.local_memory_size;
+    kernel->private_size = info.scratch_size;
+    cc_kernel_info_release(&info);
+  }
   return CC_MODULE_SUCCESS;
 }
 

@@ -148,9 +148,9 @@ static cc_module_result link_into(cc_module *module, cc_module *const *inputs,
     }
   }
   module->diagnostics = NULL;
-  if (result == CC_MODULE_SUCCESS && module->kind == CC_MODULE_EXECUTABLE &&
-      !cc_check_defined(linked, log)) {
-    result = CC_MODULE_LINK_FAILED;
+  if (result == CC_MODULE_SUCCESS && module->kind == CC_MODULE_EXECUTABLE) {
+    result = cc_check_defined(linked, log) ? cc_prepare_executable(linked, log)
+                                           : CC_MODULE_LINK_FAILED;
   }
   if (result != CC_MODULE_SUCCESS) {
     if (linked) LLVMDisposeModule(linked);

@@ -141,6 +141,13 @@ cc_module *cc_module_compile(const char *source, size_t length,
                              size_t num_headers, char **log,
                              cc_module_result *out) {
   if (log) *log = NULL;
+  cc_module *cached =
+      cc_disk_cache_find_object(source, length, options, headers, num_headers);
+  if (cached) {
+    if (log) *log = calloc(1, 1);
+    set_result(out, CC_MODULE_SUCCESS);
+    return cached;
+  }
   cc_build_options parsed;
   char *error = NULL;
   unsigned flags = 0;
@@ -174,6 +181,11 @@ cc_module *cc_module_compile(const char *source, size_t length,
     result = cc_module_adopt(module, llvm, &text);
   }
   if (text.failed) result = CC_MODULE_OUT_OF_MEMORY;
+  /* Only silent compiles are stored: a hit must give the same log. */
+  if (result == CC_MODULE_SUCCESS && text.length == 0) {
+    cc_disk_cache_store_object(module, source, length, options, headers,
+                               num_headers);
+  }
   cc_text_give(&text, log);
   set_result(out, result);
   if (result != CC_MODULE_SUCCESS) {

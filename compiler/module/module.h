@@ -62,7 +62,10 @@ cc_module *cc_module_compile(const char *source, size_t length,
  * (clLinkProgram): a CC_MODULE_LIBRARY with -create-library, else a
  * CC_MODULE_EXECUTABLE in which every non-builtin symbol must be defined.
  * Link options: -create-library, -enable-link-options (with
- * -create-library only) and the five math options of 5.6.5.2. Duplicate
+ * -create-library only) and the five math options of 5.6.5.2; options are
+ * checked first, so cc_module_link(NULL, 0, options, ...) answers
+ * CC_MODULE_INVALID_OPTIONS for bad ones (and INVALID_VALUE otherwise)
+ * without linking anything. Duplicate
  * and undefined symbols are logged, CC_MODULE_LINK_FAILED. Log and result
  * as for cc_module_compile. */
 cc_module *cc_module_link(cc_module *const *inputs, size_t count,

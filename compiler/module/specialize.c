@@ -2,6 +2,7 @@
  * by codegen on first request and kept for the module's life. A request
  * finding its entry still building waits for that build instead of
  * starting another; builds for one module take turns on its context. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,12 +34,29 @@ static void build(cc_module *module, cc_spec *spec) {
   cc_status status = cc_success;
   pthread_mutex_lock(&module->llvm_lock);
   if (!module->target) status = cc_target_create_host(&module->target, &log);
-  if (status == cc_success) {
+  const char *missing = status == cc_success
+                            ? cc_kernel_missing_builtin(module->llvm,
+                                                        kernel->name)
+                            : NULL;
+  if (missing) {
+    snprintf(log.text, sizeof log.text,
+             "kernel %s calls the builtin %s, which clmux does not "
+             "implement yet",
+             kernel->name, missing);
+    status = cc_error_unsupported;
+  }
+  if (status == cc_success &&
+      !cc_disk_cache_find_kernel(module, kernel->name, spec->local_size,
+                                 &spec->binary, &spec->size)) {
     cc_kernel_request request = {
         kernel->name,
         {spec->local_size[0], spec->local_size[1], spec->local_size[2]}};
     status = cc_codegen_build(module->target, module->llvm, &request, 1,
                               &spec->binary, &spec->size, NULL, &log);
+    if (status == cc_success) {
+      cc_disk_cache_store_kernel(module, kernel->name, spec->local_size,
+                                 spec->binary, spec->size);
+    }
   }
   pthread_mutex_unlock(&module->llvm_lock);
   spec->result = from_status(status);

@@ -17,10 +17,8 @@ static const char *const source =
     "  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] =\n"
     "      (int)(get_local_size(0) * 10 + get_local_size(1));\n"
     "}\n"
-    "kernel void with_barrier(global int *out) {\n"
-    "  out[get_global_id(0)] = 1;\n"
-    "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
-    "  out[get_global_id(0)] += 1;\n"
+    "kernel void with_image(read_only image2d_t image, global float4 *out) {\n"
+    "  out[0] = read_imagef(image, (int2)(0, 0));\n"
     "}\n";
 
 enum { items = 512 };
@@ -140,28 +138,31 @@ static void test_cache(cc_module *module) {
                                  &reason));
   reason = NULL;
   CHECK_INT(CC_MODULE_UNSUPPORTED,
-            cc_module_specialize(module, "with_barrier", local16, &binary,
+            cc_module_specialize(module, "with_image", local16, &binary,
                                  &size, &reason));
-  CHECK(reason && strstr(reason, "barrier"));
+  CHECK(reason && strstr(reason, "image"));
   CHECK_INT(4, cc_module_build_count(module));
   const char *first_reason = reason;
   CHECK_INT(CC_MODULE_UNSUPPORTED,
-            cc_module_specialize(module, "with_barrier", local16, &binary,
+            cc_module_specialize(module, "with_image", local16, &binary,
                                  &size, &reason));
   CHECK(reason == first_reason); /* the failure is cached too */
   CHECK_INT(4, cc_module_build_count(module));
 }
 
-/* A reqd_work_group_size kernel codegen cannot do yet: finalize warns. */
+/* A reqd_work_group_size kernel codegen cannot do yet (images arrive with
+ * a later part): finalize warns. */
 static void test_finalize_unsupported(void) {
   const char *text =
       "__attribute__((reqd_work_group_size(2, 1, 1)))\n"
-      "kernel void k(global int *p) { barrier(CLK_LOCAL_MEM_FENCE); }\n";
+      "kernel void k(read_only image2d_t i, global float4 *p) {\n"
+      "  p[0] = read_imagef(i, (int2)(0, 0));\n"
+      "}\n";
   cc_module *object = compile_ok(text, NULL);
   cc_module *module = link_ok(&object, 1, NULL);
   char *log = NULL;
   CHECK_INT(CC_MODULE_SUCCESS, cc_module_finalize(module, &log));
-  CHECK(log && strstr(log, "warning: kernel k") && strstr(log, "barrier"));
+  CHECK(log && strstr(log, "warning: kernel k") && strstr(log, "image"));
   free(log);
   CHECK_INT(CC_MODULE_INVALID_OPERATION, cc_module_finalize(object, NULL));
   cc_module_destroy(module);

@@ -1,0 +1,127 @@
+/* clmux compiler — the module layer's use of the disk cache (cache.h):
+ * compiled objects keyed by everything Clang saw, specialized kernels
+ * keyed by the program's code, the kernel and the local size. Without the
+ * cache part (or with CLMUX_CACHE=0) every lookup misses. */
+#include <llvm-c/BitWriter.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#ifdef CC_HAVE_CACHE
+#include "cache.h"
+#endif
+
+#ifdef CC_HAVE_CACHE
+static void object_key(cc_cache_key *key, const char *source, size_t length,
+                       const char *options, const cc_header *headers,
+                       size_t num_headers) {
+  cc_cache_key_init(key);
+  cc_cache_key_add_string(key, "object-v1");
+  cc_cache_key_add(key, source, length);
+  cc_cache_key_add_string(key, options ? options : "");
+  cc_cache_key_add_u64(key, num_headers);
+  for (size_t i = 0; i < num_headers; i++) {
+    cc_cache_key_add_string(key, headers[i].name);
+    cc_cache_key_add_string(key, headers[i].text);
+  }
+  cc_cache_key_add_compiler_identity(key);
+}
+#endif
+
+cc_module *cc_disk_cache_find_object(const char *source, size_t length,
+                                     const char *options,
+                                     const cc_header *headers,
+                                     size_t num_headers) {
+#ifdef CC_HAVE_CACHE
+  cc_cache_key key;
+  object_key(&key, source, length, options, headers, num_headers);
+  uint8_t *bytes = NULL;
+  size_t size = 0;
+  if (!cc_cache_get(NULL, &key, &bytes, &size)) return NULL;
+  cc_module *module = cc_module_deserialize(bytes, size, NULL, NULL);
+  free(bytes);
+  if (module && module->kind != CC_MODULE_OBJECT) {
+    cc_module_destroy(module);
+    module = NULL;
+  }
+  return module;
+#else
+  (void)source, (void)length, (void)options, (void)headers, (void)num_headers;
+  return NULL;
+#endif
+}
+
+void cc_disk_cache_store_object(cc_module *module, const char *source,
+                                size_t length, const char *options,
+                                const cc_header *headers, size_t num_headers) {
+#ifdef CC_HAVE_CACHE
+  uint8_t *bytes = NULL;
+  size_t size = 0;
+  if (cc_module_serialize(module, &bytes, &size) != CC_MODULE_SUCCESS) return;
+  cc_cache_key key;
+  object_key(&key, source, length, options, headers, num_headers);
+  cc_cache_put(NULL, &key, bytes, size);
+  free(bytes);
+#else
+  (void)module, (void)source, (void)length, (void)options, (void)headers,
+      (void)num_headers;
+#endif
+}
+
+#ifdef CC_HAVE_CACHE
+static bool cache_enabled(void) {
+  char *directory = cc_cache_directory();
+  free(directory);
+  return directory != NULL;
+}
+
+/* The program's identity for kernel entries: a hash of its bitcode, taken
+ * once (the code of an executable never changes). Under llvm_lock. */
+static bool program_digest(cc_module *module) {
+  if (module->digest_ready) return true;
+  LLVMMemoryBufferRef bitcode = LLVMWriteBitcodeToMemoryBuffer(module->llvm);
+  if (!bitcode) return false;
+  cc_sha256_bytes(LLVMGetBufferStart(bitcode), LLVMGetBufferSize(bitcode),
+                  module->digest);
+  LLVMDisposeMemoryBuffer(bitcode);
+  module->digest_ready = true;
+  return true;
+}
+
+static void kernel_key(cc_cache_key *key, const cc_module *module,
+                       const char *name, const uint32_t local_size[3]) {
+  cc_cache_key_init(key);
+  cc_cache_key_add_string(key, "kernel-v1");
+  cc_cache_key_add(key, module->digest, sizeof module->digest);
+  cc_cache_key_add_string(key, name);
+  for (int d = 0; d < 3; d++) cc_cache_key_add_u64(key, local_size[d]);
+  cc_cache_key_add_compiler_identity(key);
+}
+#endif
+
+bool cc_disk_cache_find_kernel(cc_module *module, const char *name,
+                               const uint32_t local_size[3], uint8_t **binary,
+                               size_t *size) {
+#ifdef CC_HAVE_CACHE
+  if (!cache_enabled() || !program_digest(module)) return false;
+  cc_cache_key key;
+  kernel_key(&key, module, name, local_size);
+  return cc_cache_get(NULL, &key, binary, size);
+#else
+  (void)module, (void)name, (void)local_size, (void)binary, (void)size;
+  return false;
+#endif
+}
+
+void cc_disk_cache_store_kernel(cc_module *module, const char *name,
+                                const uint32_t local_size[3],
+                                const uint8_t *binary, size_t size) {
+#ifdef CC_HAVE_CACHE
+  if (!cache_enabled() || !program_digest(module)) return;
+  cc_cache_key key;
+  kernel_key(&key, module, name, local_size);
+  cc_cache_put(NULL, &key, binary, size);
+#else
+  (void)module, (void)name, (void)local_size, (void)binary, (void)size;
+#endif
+}
