@@ -18,8 +18,11 @@
  *   image.c           images, supported formats, image info
  *   enqueue_image.c   image read/write/copy/fill/map, image <-> buffer
  *   sampler.c         samplers
- *   program.c         programs (built-in kernels; source kept for later)
- *   kernel.c          kernels, arguments, kernel info
+ *   program.c         programs: creation, binaries, info
+ *   program_build.c   clBuildProgram, clCompileProgram, clLinkProgram
+ *   kernel.c          kernels and their arguments
+ *   kernel_info.c     kernel, argument and work-group queries
+ *   kernel_specialize.c  compiled kernels per local size (cached)
  *   enqueue_kernel.c  NDRange, task, native kernel
  *   builtin_declarations.c  parses Mux built-in kernel declarations
  *   ../../icd/        the dispatch table, clIcdGetPlatformIDsKHR,
@@ -283,7 +286,7 @@ struct _cl_sampler {
   cl_filter_mode filter_mode;
 };
 
-/* ---- Programs and kernels (program.c, kernel.c) ------------------------- */
+/* ---- Programs and kernels (program*.c, kernel*.c) ------------------------ */
 
 /* One parameter of a built-in kernel declaration (builtin_declarations.c),
  * in clGetKernelArgInfo's terms. */
@@ -316,38 +319,114 @@ int clx_parse_declarations(const char *declarations,
                            clx_kernel_signature **out_signatures);
 void clx_free_signatures(clx_kernel_signature *signatures, int count);
 
+/* The compiler module (compiler/module/module.h): files that call it
+ * include that header; the rest only pass the pointer along. */
+typedef struct cc_module cc_module;
+typedef struct cc_module_kernel cc_module_kernel;
+
+/* One kernel specialized for one local size (kernel_specialize.c): a Mux
+ * executable and kernel, or the error that enqueues of it report. */
+typedef struct clx_specialization clx_specialization;
+
 struct _cl_program {
   clx_object object;
   cl_context context;
   cl_uint num_devices;
   cl_device_id *devices;
   char *source;       /* clCreateProgramWithSource, else NULL */
+  bool from_binary;   /* clCreateProgramWithBinary */
   char *kernel_names; /* built-in programs: "a;b" as given */
   clx_kernel_signature *signatures; /* built-in programs */
   int num_signatures;
+  /* The lock guards everything below. A build swaps `module` only while
+   * no kernel is attached, so kernels read it without the lock. */
+  pthread_mutex_t lock;
   cl_build_status build_status;
   char *build_options;
   char *build_log;
-  atomic_uint kernels_attached; /* clBuildProgram fails while > 0 */
-  pthread_mutex_t lock;
+  cc_module *module; /* compiled object, library or executable, or NULL */
+  uint8_t *binary;   /* cc_module_serialize of `module`, made on request */
+  size_t binary_size;
+  /* Kernels the user holds (builds fail while > 0), and kernel objects
+   * alive (the user's or only enqueued commands'). A build while commands
+   * still run kernels of the old module retires it until the last goes. */
+  atomic_uint kernels_attached;
+  atomic_uint kernels_alive;
+  struct clx_retired *retired;
+  /* Specializations of `module`'s kernels, newest first (own lock: an
+   * enqueue never waits on a query). */
+  pthread_mutex_t specializations_lock;
+  clx_specialization *specializations;
 };
+
+/* A program for `devices` (copied) of `context` (held), or NULL. */
+cl_program clx_program_new(cl_context context, cl_uint num_devices,
+                           const cl_device_id *devices);
+/* CL_INVALID_VALUE / CL_INVALID_DEVICE rules of a required device list. */
+cl_int clx_check_device_list(cl_context context, cl_uint num_devices,
+                             const cl_device_id *device_list);
+/* The optional device list of build and compile. */
+cl_int clx_check_build_devices(cl_program program, cl_uint num_devices,
+                               const cl_device_id *device_list);
+/* Replaces the program's module (the old one is destroyed, with its
+ * specializations and binary), status, options and log; takes `module`,
+ * `options` and `log` (any may be NULL). */
+void clx_program_set_build(cl_program program, cc_module *module,
+                           cl_build_status status, char *options, char *log);
+/* Whether kernels can be created: built-in, or a successfully built
+ * executable (program.c). */
+bool clx_program_executable(cl_program program);
+/* Counts one more kernel attached to an executable program (builds are
+ * refused while any is); false if the program is not executable. */
+bool clx_program_attach_kernel(cl_program program);
+/* Appends `text` to the program's build log (e.g. why a kernel cannot be
+ * specialized). */
+void clx_program_log_append(cl_program program, const char *text);
+/* Takes the program's specializations (kernel_specialize.c) ... */
+clx_specialization *clx_program_take_specializations(cl_program program);
+/* ... and destroys such a list. */
+void clx_specializations_destroy(cl_program program,
+                                 clx_specialization *list);
+/* Counts one kernel object less; the last one frees retired modules. */
+void clx_program_kernel_gone(cl_program program);
 
 typedef struct clx_kernel_arg {
   bool set;
   mux_descriptor_info_t descriptor;
   cl_mem mem; /* set to a memory object (not held: the user keeps it alive
                * until enqueued; an enqueue holds it until done) */
-  unsigned char value[128]; /* plain-old-data value (largest: double16) */
+  unsigned char *value; /* value arguments: value_size bytes of the kernel's
+                           value block, stable for descriptors */
 } clx_kernel_arg;
 
 struct _cl_kernel {
   clx_object object;
   cl_program program; /* held */
-  const clx_kernel_signature *signature;
-  mux_kernel_t mux_kernel;
+  const char *name;
+  cl_uint num_args;
+  /* How clSetKernelArg takes each argument: the built-in declaration, or
+   * (compiled kernels) made from the module's argument metadata. */
+  const clx_arg_info *arg_infos;
+  const clx_kernel_signature *signature; /* built-in kernels, else NULL */
+  const cc_module_kernel *compiled;      /* compiled kernels, else NULL */
+  mux_kernel_t mux_kernel;               /* built-in kernels */
+  /* Bytes of kernel-scope __local data: the module's figure, raised by
+   * what a specialized Mux kernel reports once one exists. */
+  _Atomic uint64_t static_local_size;
+  /* The specialization the last enqueue used: the next enqueue with the
+   * same local size takes it without a lookup. */
+  _Atomic(clx_specialization *) last_specialization;
   pthread_mutex_t lock;
   clx_kernel_arg *args;
+  unsigned char *values; /* every value argument's bytes */
 };
+
+/* The Mux kernel to run `kernel` with `local_size` (kernel_specialize.c):
+ * the built-in kernel, or the compiled kernel specialized for that size,
+ * built once per (program, kernel, local size). CL_OUT_OF_RESOURCES (with
+ * the reason in the build log) for a kernel the compiler cannot do yet. */
+cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t local_size[3],
+                             mux_kernel_t *out);
 
 /* ---- buffers: what memory objects share (mem.c) ------------------------ */
 

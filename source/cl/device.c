@@ -171,19 +171,27 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
     case CL_DEVICE_OPENCL_C_VERSION:
       string = "OpenCL C 1.2 clmux";
       break;
-    /* Platform extensions must be a subset of these. */
+    /* Platform extensions must be a subset of these. The five OpenCL C
+     * 1.2 requires are implemented by the builtin library (atomics) and
+     * the target (byte stores); the front-end enables exactly these. */
     case CL_DEVICE_EXTENSIONS:
-      string = "cl_khr_icd";
+      string =
+          "cl_khr_icd cl_khr_global_int32_base_atomics "
+          "cl_khr_global_int32_extended_atomics "
+          "cl_khr_local_int32_base_atomics "
+          "cl_khr_local_int32_extended_atomics "
+          "cl_khr_byte_addressable_store";
       break;
     case CL_DEVICE_AVAILABLE:
       BOOL(true);
       break;
-    /* The OpenCL C compiler is a later project. */
+    /* clBuildProgram, clCompileProgram and clLinkProgram run the compiler
+     * module (compiler/module/module.h). */
     case CL_DEVICE_COMPILER_AVAILABLE:
-      BOOL(false);
+      BOOL(true);
       break;
     case CL_DEVICE_LINKER_AVAILABLE:
-      BOOL(false);
+      BOOL(true);
       break;
     case CL_DEVICE_BUILT_IN_KERNELS: {
       char *names = builtin_kernel_names(info->builtin_kernel_declarations);

@@ -1,11 +1,14 @@
 /* clmux OpenCL front-end: kernel enqueues. An NDRange (or a task, its
- * 1x1x1 case) is checked here against every OpenCL 1.2 rule, then recorded
- * as one muxCommandNDRange with a snapshot of the kernel's argument
- * descriptors; a native kernel is a host callback in the command stream. */
+ * 1x1x1 case) is checked here against every OpenCL 1.2 rule, its Mux
+ * kernel found (built-in, or compiled and specialized for the local size:
+ * kernel_specialize.c), then recorded as one muxCommandNDRange with a
+ * snapshot of the kernel's argument descriptors; a native kernel is a host
+ * callback in the command stream. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "clx.h"
+#include "module.h"
 
 /* ---- Sizes -----------------------------------------------------------------*/
 
@@ -52,9 +55,17 @@ static void choose_local_size(cl_device_id device, cl_uint work_dim,
   }
 }
 
+/* A kernel's reqd_work_group_size, or NULL. */
+static const uint32_t *required_size(cl_kernel kernel) {
+  if (!kernel->compiled || !kernel->compiled->reqd_work_group_size[0]) {
+    return NULL;
+  }
+  return kernel->compiled->reqd_work_group_size;
+}
+
 /* The work-size rules of clEnqueueNDRangeKernel; fills `local`. */
-static cl_int check_sizes(cl_device_id device, cl_uint work_dim,
-                          const size_t *global_work_offset,
+static cl_int check_sizes(cl_device_id device, cl_kernel kernel,
+                          cl_uint work_dim, const size_t *global_work_offset,
                           const size_t *global_work_size,
                           const size_t *local_work_size, size_t local[3]) {
   if (work_dim < 1 || work_dim > 3) return CL_INVALID_WORK_DIMENSION;
@@ -74,6 +85,21 @@ static cl_int check_sizes(cl_device_id device, cl_uint work_dim,
         return CL_INVALID_GLOBAL_OFFSET;
       }
     }
+  }
+  /* reqd_work_group_size: the only local size, also when none is given. */
+  const uint32_t *required = required_size(kernel);
+  if (required) {
+    for (cl_uint d = 0; d < 3; d++) {
+      size_t want = d < work_dim && local_work_size ? local_work_size[d]
+                                                    : required[d];
+      if (want != required[d]) return CL_INVALID_WORK_GROUP_SIZE;
+      if (d < work_dim && global_work_size[d] % want != 0) {
+        return CL_INVALID_WORK_GROUP_SIZE;
+      }
+      if (d >= work_dim && want != 1) return CL_INVALID_WORK_GROUP_SIZE;
+      local[d] = want;
+    }
+    if (!local_work_size) return CL_SUCCESS;
   }
   const struct mux_device_info_s *info = device->info;
   if (!local_work_size) {
@@ -107,10 +133,7 @@ static bool program_built_for(cl_program program, cl_device_id device) {
   for (cl_uint i = 0; i < program->num_devices; i++) {
     listed |= program->devices[i] == device;
   }
-  pthread_mutex_lock(&program->lock);
-  bool built = program->build_status == CL_BUILD_SUCCESS;
-  pthread_mutex_unlock(&program->lock);
-  return listed && built;
+  return listed && clx_program_executable(program);
 }
 
 /* CL_INVALID_KERNEL_ARGS if an argument is unset; later in the list of
@@ -119,9 +142,9 @@ static bool program_built_for(cl_program program, cl_device_id device) {
  * its local arguments exceed the device's. */
 static cl_int check_args(cl_kernel kernel, cl_device_id device) {
   cl_int error = CL_SUCCESS;
-  uint64_t local_memory = kernel->mux_kernel->local_memory_size;
+  uint64_t local_memory = atomic_load(&kernel->static_local_size);
   pthread_mutex_lock(&kernel->lock);
-  for (cl_uint i = 0; i < kernel->signature->num_args; i++) {
+  for (cl_uint i = 0; i < kernel->num_args; i++) {
     const clx_kernel_arg *arg = &kernel->args[i];
     if (!arg->set) {
       error = CL_INVALID_KERNEL_ARGS;
@@ -153,9 +176,10 @@ static cl_int mux_error_to_cl(mux_result_t result) {
 /* Records the NDRange: a snapshot of the descriptors (Mux copies them at
  * record time) and a hold on the kernel and every memory argument. */
 static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
-                             cl_uint work_dim, const size_t *offset,
-                             const size_t *global, const size_t local[3]) {
-  cl_uint num_args = kernel->signature->num_args;
+                             mux_kernel_t mux_kernel, cl_uint work_dim,
+                             const size_t *offset, const size_t *global,
+                             const size_t local[3]) {
+  cl_uint num_args = kernel->num_args;
   mux_descriptor_info_t *descriptors =
       num_args ? malloc(num_args * sizeof *descriptors) : NULL;
   if (num_args && !descriptors) return CL_OUT_OF_HOST_MEMORY;
@@ -172,7 +196,7 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
     descriptors[i] = kernel->args[i].descriptor;
   }
   mux_result_t result = muxCommandNDRange(
-      enqueue->command_buffer, kernel->mux_kernel, options, 0, NULL, NULL);
+      enqueue->command_buffer, mux_kernel, options, 0, NULL, NULL);
   if (result == mux_success) {
     clx_enqueue_hold(enqueue, CLX_OBJ(kernel));
     for (cl_uint i = 0; i < num_args; i++) {
@@ -206,13 +230,16 @@ static cl_int enqueue_ndrange(cl_command_queue queue, cl_kernel kernel,
   if (error == CL_INVALID_KERNEL_ARGS) return error;
   size_t local[3];
   cl_int size_error =
-      check_sizes(queue->device, work_dim, global_work_offset,
+      check_sizes(queue->device, kernel, work_dim, global_work_offset,
                   global_work_size, local_work_size, local);
   if (size_error != CL_SUCCESS) return size_error;
   if ((num_events_in_wait_list == 0) != (event_wait_list == NULL)) {
     return CL_INVALID_EVENT_WAIT_LIST;
   }
   if (error != CL_SUCCESS) return error; /* misaligned, or no local memory */
+  mux_kernel_t mux_kernel = NULL;
+  error = clx_kernel_mux_kernel(kernel, local, &mux_kernel);
+  if (error != CL_SUCCESS) return error;
 
   size_t offset[3] = {0, 0, 0};
   size_t global[3] = {1, 1, 1};
@@ -224,7 +251,8 @@ static cl_int enqueue_ndrange(cl_command_queue queue, cl_kernel kernel,
   error = clx_enqueue_begin(queue, type, num_events_in_wait_list,
                             event_wait_list, &enqueue);
   if (error != CL_SUCCESS) return error;
-  error = record_ndrange(&enqueue, kernel, work_dim, offset, global, local);
+  error = record_ndrange(&enqueue, kernel, mux_kernel, work_dim, offset,
+                         global, local);
   if (error != CL_SUCCESS) return clx_enqueue_abort(&enqueue, error);
   return clx_enqueue_end(&enqueue, event, false);
 }

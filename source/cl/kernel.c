@@ -1,67 +1,179 @@
-/* clmux OpenCL front-end: kernels and their arguments. A kernel is a Mux
- * built-in kernel plus, per argument, the Mux descriptor clSetKernelArg
- * built for it; enqueues snapshot those descriptors under the kernel's lock.
- * A kernel does not hold the memory objects set as its arguments: the
- * user's last release destroys one at once (running its destructor
- * callbacks, as the CTS requires); only enqueued commands hold them. */
+/* clmux OpenCL front-end: kernels and their arguments. A kernel is a
+ * built-in Mux kernel or a kernel of a built program's compiler module
+ * (specialized per local size at enqueue, kernel_specialize.c), plus, per
+ * argument, the Mux descriptor clSetKernelArg built for it; enqueues
+ * snapshot those descriptors under the kernel's lock. A kernel does not
+ * hold the memory objects set as its arguments: the user's last release
+ * destroys one at once (running its destructor callbacks, as the CTS
+ * requires); only enqueued commands hold them. Queries: kernel_info.c. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clx.h"
+#include "module.h"
 
 static void kernel_destroy(clx_object *object) {
   cl_kernel kernel = (cl_kernel)object;
   cl_program program = kernel->program;
   free(kernel->args);
-  muxDestroyKernel(program->devices[0]->mux_device, kernel->mux_kernel,
-                   clx_allocator);
+  free(kernel->values);
+  if (!kernel->signature) free((clx_arg_info *)kernel->arg_infos);
+  if (kernel->mux_kernel) {
+    muxDestroyKernel(program->devices[0]->mux_device, kernel->mux_kernel,
+                     clx_allocator);
+  }
   pthread_mutex_destroy(&kernel->lock);
   free(kernel);
-  atomic_fetch_sub(&program->kernels_attached, 1);
+  clx_program_kernel_gone(program);
   clx_unhold(CLX_OBJ(program));
 }
 
-static bool program_built(cl_program program) {
-  pthread_mutex_lock(&program->lock);
-  bool built = program->build_status == CL_BUILD_SUCCESS;
-  pthread_mutex_unlock(&program->lock);
-  return built;
+/* What clSetKernelArg needs of a compiled kernel's arguments, in the
+ * built-in declarations' terms (names are clGetKernelArgInfo's business). */
+static clx_arg_info *compiled_arg_infos(const cc_module_kernel *compiled) {
+  clx_arg_info *infos =
+      calloc(compiled->arg_count ? compiled->arg_count : 1, sizeof *infos);
+  if (!infos) return NULL;
+  for (uint32_t i = 0; i < compiled->arg_count; i++) {
+    const cc_module_arg *arg = &compiled->args[i];
+    clx_arg_info *info = &infos[i];
+    switch (arg->kind) {
+      case CC_ARG_GLOBAL_POINTER:
+      case CC_ARG_CONSTANT_POINTER:
+        info->kind = clx_arg_buffer;
+        break;
+      case CC_ARG_LOCAL_POINTER:
+        info->kind = clx_arg_local;
+        break;
+      case CC_ARG_IMAGE:
+        info->kind = clx_arg_image;
+        break;
+      case CC_ARG_SAMPLER:
+        info->kind = clx_arg_sampler;
+        break;
+      case CC_ARG_VALUE:
+        info->kind = clx_arg_value;
+        info->value_size = arg->size;
+        break;
+    }
+    info->access = arg->access == CC_ACCESS_READ_ONLY
+                       ? CL_KERNEL_ARG_ACCESS_READ_ONLY
+                   : arg->access == CC_ACCESS_WRITE_ONLY
+                       ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
+                   : arg->access == CC_ACCESS_READ_WRITE
+                       ? CL_KERNEL_ARG_ACCESS_READ_WRITE
+                       : CL_KERNEL_ARG_ACCESS_NONE;
+  }
+  return infos;
 }
 
+/* Gives every value argument its bytes in one block. */
+static bool allocate_values(cl_kernel kernel) {
+  size_t total = 0;
+  for (cl_uint i = 0; i < kernel->num_args; i++) {
+    if (kernel->arg_infos[i].kind == clx_arg_value) {
+      total += kernel->arg_infos[i].value_size;
+    }
+  }
+  kernel->values = malloc(total ? total : 1);
+  if (!kernel->values) return false;
+  size_t at = 0;
+  for (cl_uint i = 0; i < kernel->num_args; i++) {
+    if (kernel->arg_infos[i].kind == clx_arg_value) {
+      kernel->args[i].value = kernel->values + at;
+      at += kernel->arg_infos[i].value_size;
+    }
+  }
+  return true;
+}
+
+/* A kernel of `program` (attached already): the built-in `signature`, or
+ * the module's `compiled` kernel. */
 static cl_kernel kernel_new(cl_program program,
                             const clx_kernel_signature *signature,
-                            cl_int *error) {
+                            const cc_module_kernel *compiled, cl_int *error) {
   cl_kernel kernel = calloc(1, sizeof *kernel);
-  clx_kernel_arg *args =
-      calloc(signature->num_args ? signature->num_args : 1, sizeof *args);
-  if (!kernel || !args) {
-    free(kernel);
-    free(args);
+  if (!kernel) {
     *error = CL_OUT_OF_HOST_MEMORY;
-    return NULL;
-  }
-  /* Programs hold one device today (the CPU); its kernel serves them. */
-  mux_result_t result = muxCreateBuiltInKernel(
-      program->devices[0]->mux_device, signature->name,
-      strlen(signature->name), clx_allocator, &kernel->mux_kernel);
-  if (result != mux_success) {
-    free(kernel);
-    free(args);
-    *error = result == mux_error_out_of_memory ? CL_OUT_OF_HOST_MEMORY
-                                               : CL_INVALID_KERNEL_NAME;
     return NULL;
   }
   kernel->program = program;
   kernel->signature = signature;
-  kernel->args = args;
+  kernel->compiled = compiled;
+  if (signature) {
+    kernel->name = signature->name;
+    kernel->num_args = signature->num_args;
+    kernel->arg_infos = signature->args;
+  } else {
+    kernel->name = compiled->name;
+    kernel->num_args = compiled->arg_count;
+    kernel->arg_infos = compiled_arg_infos(compiled);
+    atomic_init(&kernel->static_local_size, compiled->static_local_size);
+  }
+  kernel->args = calloc(kernel->num_args ? kernel->num_args : 1,
+                        sizeof *kernel->args);
+  *error = CL_OUT_OF_HOST_MEMORY;
+  bool ready = (kernel->arg_infos || kernel->num_args == 0) && kernel->args &&
+               allocate_values(kernel);
+  if (ready && signature) {
+    /* Programs hold one device today (the CPU); its kernel serves them. */
+    mux_result_t result = muxCreateBuiltInKernel(
+        program->devices[0]->mux_device, signature->name,
+        strlen(signature->name), clx_allocator, &kernel->mux_kernel);
+    if (result != mux_success) {
+      ready = false;
+      *error = result == mux_error_out_of_memory ? CL_OUT_OF_HOST_MEMORY
+                                                 : CL_INVALID_KERNEL_NAME;
+    } else {
+      atomic_init(&kernel->static_local_size,
+                  kernel->mux_kernel->local_memory_size);
+    }
+  }
+  if (!ready) {
+    free(kernel->args);
+    free(kernel->values);
+    if (!signature) free((clx_arg_info *)kernel->arg_infos);
+    free(kernel);
+    return NULL;
+  }
+  atomic_init(&kernel->last_specialization, NULL);
   pthread_mutex_init(&kernel->lock, NULL);
   clx_hold(CLX_OBJ(program));
-  atomic_fetch_add(&program->kernels_attached, 1);
   clx_object_init(CLX_OBJ(kernel), clx_kind_kernel, kernel_destroy);
   *error = CL_SUCCESS;
   return kernel;
 }
 
+/* The number of kernels of an executable program. */
+static size_t kernel_count(cl_program program) {
+  return program->signatures ? (size_t)program->num_signatures
+                             : cc_module_kernel_count(program->module);
+}
+
+/* Undoes clx_program_attach_kernel. */
+static void detach(cl_program program) {
+  atomic_fetch_sub(&program->kernels_attached, 1);
+  clx_program_kernel_gone(program);
+}
+
+/* Kernel `index` of an executable program, attached to it. */
+static cl_kernel kernel_at(cl_program program, size_t index, cl_int *error) {
+  if (!clx_program_attach_kernel(program)) {
+    *error = CL_INVALID_PROGRAM_EXECUTABLE;
+    return NULL;
+  }
+  cl_kernel kernel =
+      program->signatures
+          ? kernel_new(program, &program->signatures[index], NULL, error)
+          : kernel_new(program, NULL,
+                       cc_module_kernel_at(program->module, index), error);
+  if (!kernel) detach(program);
+  return kernel;
+}
+
+/* Both creators attach a guard first: while it is attached no build can
+ * start, so the program's module stays put during the lookups. */
 cl_kernel CL_API_CALL clCreateKernel(cl_program program,
                                      const char *kernel_name,
                                      cl_int *errcode_ret) {
@@ -69,18 +181,22 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program,
   cl_kernel kernel = NULL;
   if (!clx_valid(program, clx_kind_program)) {
     error = CL_INVALID_PROGRAM;
-  } else if (!program_built(program)) {
+  } else if (!clx_program_attach_kernel(program)) {
     error = CL_INVALID_PROGRAM_EXECUTABLE;
-  } else if (!kernel_name) {
-    error = CL_INVALID_VALUE;
   } else {
-    error = CL_INVALID_KERNEL_NAME;
-    for (int i = 0; i < program->num_signatures; i++) {
-      if (strcmp(program->signatures[i].name, kernel_name) == 0) {
-        kernel = kernel_new(program, &program->signatures[i], &error);
+    error = kernel_name ? CL_INVALID_KERNEL_NAME : CL_INVALID_VALUE;
+    size_t count = kernel_name ? kernel_count(program) : 0;
+    for (size_t i = 0; i < count; i++) {
+      const char *name =
+          program->signatures
+              ? program->signatures[i].name
+              : cc_module_kernel_at(program->module, i)->name;
+      if (strcmp(name, kernel_name) == 0) {
+        kernel = kernel_at(program, i, &error);
         break;
       }
     }
+    detach(program);
   }
   if (errcode_ret) *errcode_ret = error;
   return kernel;
@@ -91,21 +207,21 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program,
                                             cl_kernel *kernels,
                                             cl_uint *num_kernels_ret) {
   if (!clx_valid(program, clx_kind_program)) return CL_INVALID_PROGRAM;
-  if (!program_built(program)) return CL_INVALID_PROGRAM_EXECUTABLE;
-  cl_uint count = (cl_uint)program->num_signatures;
-  if (kernels && num_kernels < count) return CL_INVALID_VALUE;
-  if (kernels) {
-    for (cl_uint i = 0; i < count; i++) {
-      cl_int error = CL_SUCCESS;
-      kernels[i] = kernel_new(program, &program->signatures[i], &error);
-      if (!kernels[i]) {
-        while (i-- > 0) clx_release(CLX_OBJ(kernels[i]));
-        return error;
-      }
+  if (!clx_program_attach_kernel(program)) {
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  }
+  cl_int error = CL_SUCCESS;
+  cl_uint count = (cl_uint)kernel_count(program);
+  if (kernels && num_kernels < count) error = CL_INVALID_VALUE;
+  for (cl_uint i = 0; kernels && error == CL_SUCCESS && i < count; i++) {
+    kernels[i] = kernel_at(program, i, &error);
+    if (!kernels[i]) {
+      while (i-- > 0) clReleaseKernel(kernels[i]);
     }
   }
-  if (num_kernels_ret) *num_kernels_ret = count;
-  return CL_SUCCESS;
+  detach(program);
+  if (error == CL_SUCCESS && num_kernels_ret) *num_kernels_ret = count;
+  return error;
 }
 
 cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
@@ -114,10 +230,18 @@ cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
   return CL_SUCCESS;
 }
 
+/* The user's last release detaches the kernel from its program at once
+ * (a rebuild may follow), though commands may keep the object alive. */
 cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
-  if (!clx_valid(kernel, clx_kind_kernel) || !clx_release(CLX_OBJ(kernel))) {
-    return CL_INVALID_KERNEL;
-  }
+  if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;
+  clx_object *object = CLX_OBJ(kernel);
+  unsigned user = atomic_load(&object->user_references);
+  do {
+    if (user == 0) return CL_INVALID_KERNEL;
+  } while (
+      !atomic_compare_exchange_weak(&object->user_references, &user, user - 1));
+  if (user == 1) atomic_fetch_sub(&kernel->program->kernels_attached, 1);
+  clx_unhold(object);
   return CL_SUCCESS;
 }
 
@@ -223,13 +347,10 @@ static cl_int build_arg(cl_kernel kernel, const clx_arg_info *info,
       return CL_SUCCESS;
     }
     case clx_arg_value:
-      if (arg_size != info->value_size || arg_size > sizeof arg->value) {
-        return CL_INVALID_ARG_SIZE;
-      }
+      /* The bytes are copied under the kernel's lock by the caller. */
+      if (arg_size != info->value_size) return CL_INVALID_ARG_SIZE;
       if (!arg_value) return CL_INVALID_ARG_VALUE;
-      memcpy(arg->value, arg_value, arg_size);
       arg->descriptor.type = mux_descriptor_info_type_plain_old_data;
-      arg->descriptor.plain_old_data_descriptor.data = arg->value;
       arg->descriptor.plain_old_data_descriptor.length = arg_size;
       return CL_SUCCESS;
   }
@@ -239,8 +360,8 @@ static cl_int build_arg(cl_kernel kernel, const clx_arg_info *info,
 cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
                                   size_t arg_size, const void *arg_value) {
   if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;
-  if (arg_index >= kernel->signature->num_args) return CL_INVALID_ARG_INDEX;
-  const clx_arg_info *info = &kernel->signature->args[arg_index];
+  if (arg_index >= kernel->num_args) return CL_INVALID_ARG_INDEX;
+  const clx_arg_info *info = &kernel->arg_infos[arg_index];
   clx_kernel_arg built;
   cl_mem mem = NULL;
   cl_int error = build_arg(kernel, info, arg_size, arg_value, &built, &mem);
@@ -252,132 +373,9 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
   arg->mem = mem;
   arg->descriptor = built.descriptor;
   if (info->kind == clx_arg_value) {
-    memcpy(arg->value, built.value, arg_size);
+    memcpy(arg->value, arg_value, arg_size);
     arg->descriptor.plain_old_data_descriptor.data = arg->value;
   }
   pthread_mutex_unlock(&kernel->lock);
   return CL_SUCCESS;
-}
-
-/* ---- Queries ---------------------------------------------------------------*/
-
-cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
-                                   size_t param_value_size, void *param_value,
-                                   size_t *param_value_size_ret) {
-  if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;
-  switch (param_name) {
-    case CL_KERNEL_FUNCTION_NAME:
-      return clx_info_string(kernel->signature->name, param_value_size,
-                             param_value, param_value_size_ret);
-    case CL_KERNEL_NUM_ARGS:
-      return clx_info(&kernel->signature->num_args,
-                      sizeof kernel->signature->num_args, param_value_size,
-                      param_value, param_value_size_ret);
-    case CL_KERNEL_REFERENCE_COUNT: {
-      cl_uint count = clx_user_references(CLX_OBJ(kernel));
-      return clx_info(&count, sizeof count, param_value_size, param_value,
-                      param_value_size_ret);
-    }
-    case CL_KERNEL_CONTEXT:
-      return clx_info(&kernel->program->context,
-                      sizeof kernel->program->context, param_value_size,
-                      param_value, param_value_size_ret);
-    case CL_KERNEL_PROGRAM:
-      return clx_info(&kernel->program, sizeof kernel->program,
-                      param_value_size, param_value, param_value_size_ret);
-    case CL_KERNEL_ATTRIBUTES:
-      return clx_info_string("", param_value_size, param_value,
-                             param_value_size_ret);
-    default:
-      return CL_INVALID_VALUE;
-  }
-}
-
-cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx,
-                                      cl_kernel_arg_info param_name,
-                                      size_t param_value_size,
-                                      void *param_value,
-                                      size_t *param_value_size_ret) {
-  if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;
-  if (arg_indx >= kernel->signature->num_args) return CL_INVALID_ARG_INDEX;
-  /* Built-in kernels always carry their declarations' argument info. */
-  const clx_arg_info *info = &kernel->signature->args[arg_indx];
-  switch (param_name) {
-    case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
-      return clx_info(&info->address, sizeof info->address, param_value_size,
-                      param_value, param_value_size_ret);
-    case CL_KERNEL_ARG_ACCESS_QUALIFIER:
-      return clx_info(&info->access, sizeof info->access, param_value_size,
-                      param_value, param_value_size_ret);
-    case CL_KERNEL_ARG_TYPE_NAME:
-      return clx_info_string(info->type_name, param_value_size, param_value,
-                             param_value_size_ret);
-    case CL_KERNEL_ARG_TYPE_QUALIFIER:
-      return clx_info(&info->type_qualifier, sizeof info->type_qualifier,
-                      param_value_size, param_value, param_value_size_ret);
-    case CL_KERNEL_ARG_NAME:
-      return clx_info_string(info->name, param_value_size, param_value,
-                             param_value_size_ret);
-    default:
-      return CL_INVALID_VALUE;
-  }
-}
-
-cl_int CL_API_CALL clGetKernelWorkGroupInfo(
-    cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param_name,
-    size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;
-  cl_program program = kernel->program;
-  if (!device) {
-    if (program->num_devices != 1) return CL_INVALID_DEVICE;
-    device = program->devices[0];
-  }
-  bool listed = false;
-  for (cl_uint i = 0; i < program->num_devices; i++) {
-    listed |= program->devices[i] == device;
-  }
-  if (!listed || !clx_device_valid(device)) return CL_INVALID_DEVICE;
-  const struct mux_device_info_s *info = device->info;
-  size_t work_group_size = info->max_concurrent_work_items;
-  switch (param_name) {
-    case CL_KERNEL_WORK_GROUP_SIZE:
-      return clx_info(&work_group_size, sizeof work_group_size,
-                      param_value_size, param_value, param_value_size_ret);
-    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
-      size_t none[3] = {0, 0, 0}; /* no reqd_work_group_size */
-      return clx_info(none, sizeof none, param_value_size, param_value,
-                      param_value_size_ret);
-    }
-    case CL_KERNEL_LOCAL_MEM_SIZE: {
-      cl_ulong size = kernel->mux_kernel->local_memory_size;
-      pthread_mutex_lock(&kernel->lock);
-      for (cl_uint i = 0; i < kernel->signature->num_args; i++) {
-        const clx_kernel_arg *arg = &kernel->args[i];
-        if (arg->set &&
-            arg->descriptor.type ==
-                mux_descriptor_info_type_shared_local_buffer) {
-          size += arg->descriptor.shared_local_buffer_descriptor.size;
-        }
-      }
-      pthread_mutex_unlock(&kernel->lock);
-      return clx_info(&size, sizeof size, param_value_size, param_value,
-                      param_value_size_ret);
-    }
-    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: {
-      /* One vector register of floats: what the work-item loop fills. */
-      size_t multiple = info->native_vector_width / sizeof(cl_float);
-      if (multiple == 0) multiple = 1;
-      if (multiple > work_group_size) multiple = work_group_size;
-      return clx_info(&multiple, sizeof multiple, param_value_size,
-                      param_value, param_value_size_ret);
-    }
-    case CL_KERNEL_PRIVATE_MEM_SIZE: {
-      cl_ulong size = 0;
-      return clx_info(&size, sizeof size, param_value_size, param_value,
-                      param_value_size_ret);
-    }
-    default:
-      /* Includes CL_KERNEL_GLOBAL_WORK_SIZE: not a custom device. */
-      return CL_INVALID_VALUE;
-  }
 }

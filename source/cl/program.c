@@ -1,19 +1,48 @@
 /* clmux OpenCL front-end: programs. Built-in kernel programs are ready at
- * creation (the device's kernels need no build); source programs keep their
- * source for the OpenCL C compiler of a later project, and until then every
- * build, compile or link reports that no compiler is available. */
+ * creation (the device's kernels need no build). Source and binary
+ * programs carry a compiler module (compiler/module/module.h) once
+ * compiled, linked or loaded: the object, library or executable whose
+ * bytes are CL_PROGRAM_BINARIES and whose kernels clCreateKernel finds.
+ * Building is program_build.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "clx.h"
+#include "module.h"
 
-static const char no_compiler_log[] =
-    "clmux: no OpenCL C compiler is available yet "
-    "(CL_DEVICE_COMPILER_AVAILABLE is CL_FALSE); only built-in kernels "
-    "(clCreateProgramWithBuiltInKernels) can run.\n";
+/* A module replaced while commands still ran its kernels. */
+typedef struct clx_retired {
+  struct clx_retired *next;
+  cc_module *module;
+  clx_specialization *specializations;
+} clx_retired;
+
+static void free_retired(cl_program program, clx_retired *retired) {
+  while (retired) {
+    clx_retired *next = retired->next;
+    clx_specializations_destroy(program, retired->specializations);
+    cc_module_destroy(retired->module);
+    free(retired);
+    retired = next;
+  }
+}
+
+void clx_program_kernel_gone(cl_program program) {
+  if (atomic_fetch_sub(&program->kernels_alive, 1) != 1) return;
+  pthread_mutex_lock(&program->lock);
+  clx_retired *retired = program->retired;
+  program->retired = NULL;
+  pthread_mutex_unlock(&program->lock);
+  free_retired(program, retired);
+}
 
 static void program_destroy(clx_object *object) {
   cl_program program = (cl_program)object;
+  /* Specializations are destroyed on the program's device: first. */
+  clx_specializations_destroy(program,
+                              clx_program_take_specializations(program));
+  free_retired(program, program->retired);
+  cc_module_destroy(program->module);
   clx_unhold(CLX_OBJ(program->context));
   free(program->devices);
   free(program->source);
@@ -21,13 +50,14 @@ static void program_destroy(clx_object *object) {
   clx_free_signatures(program->signatures, program->num_signatures);
   free(program->build_options);
   free(program->build_log);
+  free(program->binary);
+  pthread_mutex_destroy(&program->specializations_lock);
   pthread_mutex_destroy(&program->lock);
   free(program);
 }
 
-/* A program for `devices` (copied) of `context` (held), or NULL. */
-static cl_program program_new(cl_context context, cl_uint num_devices,
-                              const cl_device_id *devices) {
+cl_program clx_program_new(cl_context context, cl_uint num_devices,
+                           const cl_device_id *devices) {
   cl_program program = calloc(1, sizeof *program);
   if (!program) return NULL;
   program->devices = malloc(num_devices * sizeof *program->devices);
@@ -40,7 +70,9 @@ static cl_program program_new(cl_context context, cl_uint num_devices,
   program->context = context;
   program->build_status = CL_BUILD_NONE;
   atomic_init(&program->kernels_attached, 0);
+  atomic_init(&program->kernels_alive, 0);
   pthread_mutex_init(&program->lock, NULL);
+  pthread_mutex_init(&program->specializations_lock, NULL);
   clx_hold(CLX_OBJ(context));
   clx_object_init(CLX_OBJ(program), clx_kind_program, program_destroy);
   return program;
@@ -51,8 +83,7 @@ static cl_program fail(cl_int *errcode_ret, cl_int error) {
   return NULL;
 }
 
-/* CL_INVALID_VALUE / CL_INVALID_DEVICE rules of a required device list. */
-static cl_int check_device_list(cl_context context, cl_uint num_devices,
+cl_int clx_check_device_list(cl_context context, cl_uint num_devices,
                                 const cl_device_id *device_list) {
   if (num_devices == 0 || !device_list) return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < num_devices; i++) {
@@ -71,8 +102,7 @@ static bool program_has_device(cl_program program, cl_device_id device) {
   return false;
 }
 
-/* The optional device list of build, compile and link. */
-static cl_int check_build_devices(cl_program program, cl_uint num_devices,
+cl_int clx_check_build_devices(cl_program program, cl_uint num_devices,
                                   const cl_device_id *device_list) {
   if ((num_devices == 0) != (device_list == NULL)) return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < num_devices; i++) {
@@ -121,7 +151,7 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context context,
   }
   source[at] = '\0';
   cl_program program =
-      program_new(context, context->num_devices, context->devices);
+      clx_program_new(context, context->num_devices, context->devices);
   if (!program) {
     free(source);
     return fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
@@ -138,19 +168,48 @@ cl_program CL_API_CALL clCreateProgramWithBinary(
   if (!clx_valid(context, clx_kind_context)) {
     return fail(errcode_ret, CL_INVALID_CONTEXT);
   }
-  cl_int error = check_device_list(context, num_devices, device_list);
+  cl_int error = clx_check_device_list(context, num_devices, device_list);
   if (error != CL_SUCCESS) return fail(errcode_ret, error);
   if (!lengths || !binaries) return fail(errcode_ret, CL_INVALID_VALUE);
-  error = CL_INVALID_BINARY;
+  /* Every device gets its own module; the program keeps the first (all
+   * devices of the platform are the one CPU, so they are alike). */
+  cc_module *first = NULL;
   for (cl_uint i = 0; i < num_devices; i++) {
-    bool missing = lengths[i] == 0 || binaries[i] == NULL;
-    if (missing) error = CL_INVALID_VALUE;
-    /* No compiler has produced a binary clmux could load yet. */
-    if (binary_status) {
-      binary_status[i] = missing ? CL_INVALID_VALUE : CL_INVALID_BINARY;
+    cl_int status = CL_SUCCESS;
+    if (lengths[i] == 0 || binaries[i] == NULL) {
+      status = CL_INVALID_VALUE;
+    } else {
+      cc_module_result result = CC_MODULE_SUCCESS;
+      cc_module *module =
+          cc_module_deserialize(binaries[i], lengths[i], NULL, &result);
+      if (!module) {
+        status = result == CC_MODULE_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY
+                                                   : CL_INVALID_BINARY;
+      } else if (!first) {
+        first = module;
+      } else {
+        cc_module_destroy(module);
+      }
+    }
+    if (binary_status) binary_status[i] = status;
+    /* A missing binary outranks a bad one (CL_INVALID_VALUE first). */
+    if (status != CL_SUCCESS &&
+        (error == CL_SUCCESS || status == CL_INVALID_VALUE)) {
+      error = status;
     }
   }
-  return fail(errcode_ret, error);
+  cl_program program = error == CL_SUCCESS
+                           ? clx_program_new(context, num_devices, device_list)
+                           : NULL;
+  if (!program) {
+    cc_module_destroy(first);
+    return fail(errcode_ret,
+                error == CL_SUCCESS ? CL_OUT_OF_HOST_MEMORY : error);
+  }
+  program->from_binary = true;
+  program->module = first;
+  if (errcode_ret) *errcode_ret = CL_SUCCESS;
+  return program;
 }
 
 /* Whether `name` (name_length bytes) is among `signatures`; its index. */
@@ -203,11 +262,11 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
   if (!clx_valid(context, clx_kind_context)) {
     return fail(errcode_ret, CL_INVALID_CONTEXT);
   }
-  cl_int error = check_device_list(context, num_devices, device_list);
+  cl_int error = clx_check_device_list(context, num_devices, device_list);
   if (error != CL_SUCCESS) return fail(errcode_ret, error);
   if (!kernel_names) return fail(errcode_ret, CL_INVALID_VALUE);
 
-  cl_program program = program_new(context, num_devices, device_list);
+  cl_program program = clx_program_new(context, num_devices, device_list);
   char *names = copy_string(kernel_names);
   if (!program || !names) {
     free(names);
@@ -258,139 +317,156 @@ cl_int CL_API_CALL clReleaseProgram(cl_program program) {
   return CL_SUCCESS;
 }
 
-/* ---- Build, compile, link ------------------------------------------------*/
+/* ---- What builds leave behind ---------------------------------------------*/
 
-typedef void(CL_CALLBACK *program_notify)(cl_program program, void *user_data);
-
-/* Records a failed build of a source program: options, status, log. */
-static cl_int record_no_compiler(cl_program program, const char *options,
-                                 cl_int error) {
-  char *options_copy = copy_string(options ? options : "");
-  char *log = copy_string(no_compiler_log);
-  if (!options_copy || !log) {
-    free(options_copy);
-    free(log);
-    return CL_OUT_OF_HOST_MEMORY;
-  }
+void clx_program_set_build(cl_program program, cc_module *module,
+                           cl_build_status status, char *options, char *log) {
+  clx_retired *retire = NULL;
   pthread_mutex_lock(&program->lock);
+  cc_module *old = program->module != module ? program->module : NULL;
+  uint8_t *old_binary = program->binary;
+  clx_specialization *old_specializations =
+      old ? clx_program_take_specializations(program) : NULL;
+  /* Commands may still run the old module's kernels (the user released
+   * them all, or the build would have been refused): keep it till the
+   * last kernel object goes. */
+  if (old && atomic_load(&program->kernels_alive) > 0) {
+    retire = calloc(1, sizeof *retire);
+    if (retire) {
+      retire->module = old;
+      retire->specializations = old_specializations;
+      retire->next = program->retired;
+      program->retired = retire;
+    }
+  }
+  program->module = module;
+  program->binary = NULL;
+  program->binary_size = 0;
+  program->build_status = status;
   free(program->build_options);
+  program->build_options = options;
   free(program->build_log);
-  program->build_options = options_copy;
   program->build_log = log;
-  program->build_status = CL_BUILD_ERROR;
   pthread_mutex_unlock(&program->lock);
-  return error;
+  if (old && !retire) {
+    clx_specializations_destroy(program, old_specializations);
+    cc_module_destroy(old);
+  }
+  free(old_binary);
 }
 
-cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
-                                  const cl_device_id *device_list,
-                                  const char *options,
-                                  program_notify pfn_notify, void *user_data) {
-  if (!clx_valid(program, clx_kind_program)) return CL_INVALID_PROGRAM;
-  cl_int error = check_build_devices(program, num_devices, device_list);
-  if (error != CL_SUCCESS) return error;
-  if (!pfn_notify && user_data) return CL_INVALID_VALUE;
-  if (atomic_load(&program->kernels_attached) > 0) {
-    return CL_INVALID_OPERATION;
+void clx_program_log_append(cl_program program, const char *text) {
+  pthread_mutex_lock(&program->lock);
+  size_t had = program->build_log ? strlen(program->build_log) : 0;
+  char *grown = realloc(program->build_log, had + strlen(text) + 1);
+  if (grown) {
+    strcpy(grown + had, text);
+    program->build_log = grown;
   }
-  /* OpenCL 1.2: only source and binary programs can be built. */
-  if (!program->source) return CL_INVALID_OPERATION;
-  error = record_no_compiler(program, options, CL_COMPILER_NOT_AVAILABLE);
-  if (pfn_notify) pfn_notify(program, user_data);
-  return error;
+  pthread_mutex_unlock(&program->lock);
 }
 
-cl_int CL_API_CALL clCompileProgram(
-    cl_program program, cl_uint num_devices, const cl_device_id *device_list,
-    const char *options, cl_uint num_input_headers,
-    const cl_program *input_headers, const char **header_include_names,
-    program_notify pfn_notify, void *user_data) {
-  if (!clx_valid(program, clx_kind_program)) return CL_INVALID_PROGRAM;
-  cl_int error = check_build_devices(program, num_devices, device_list);
-  if (error != CL_SUCCESS) return error;
-  if (num_input_headers == 0
-          ? (input_headers || header_include_names)
-          : (!input_headers || !header_include_names)) {
-    return CL_INVALID_VALUE;
-  }
-  for (cl_uint i = 0; i < num_input_headers; i++) {
-    if (!clx_valid(input_headers[i], clx_kind_program)) {
-      return CL_INVALID_PROGRAM;
-    }
-    if (!header_include_names[i]) return CL_INVALID_VALUE;
-  }
-  if (!pfn_notify && user_data) return CL_INVALID_VALUE;
-  if (atomic_load(&program->kernels_attached) > 0) {
-    return CL_INVALID_OPERATION;
-  }
-  if (!program->source) return CL_INVALID_OPERATION;
-  error = record_no_compiler(program, options, CL_COMPILER_NOT_AVAILABLE);
-  if (pfn_notify) pfn_notify(program, user_data);
-  return error;
+static bool executable_locked(cl_program program) {
+  if (program->build_status != CL_BUILD_SUCCESS) return false;
+  return program->signatures ||
+         (program->module &&
+          cc_module_get_kind(program->module) == CC_MODULE_EXECUTABLE);
 }
 
-cl_program CL_API_CALL clLinkProgram(
-    cl_context context, cl_uint num_devices, const cl_device_id *device_list,
-    const char *options, cl_uint num_input_programs,
-    const cl_program *input_programs, program_notify pfn_notify,
-    void *user_data, cl_int *errcode_ret) {
-  (void)options;
-  if (!clx_valid(context, clx_kind_context)) {
-    return fail(errcode_ret, CL_INVALID_CONTEXT);
-  }
-  if ((num_devices == 0) != (device_list == NULL)) {
-    return fail(errcode_ret, CL_INVALID_VALUE);
-  }
-  if (num_devices) {
-    cl_int error = check_device_list(context, num_devices, device_list);
-    if (error != CL_SUCCESS) return fail(errcode_ret, error);
-  }
-  if (num_input_programs == 0 || !input_programs) {
-    return fail(errcode_ret, CL_INVALID_VALUE);
-  }
-  for (cl_uint i = 0; i < num_input_programs; i++) {
-    if (!clx_valid(input_programs[i], clx_kind_program)) {
-      return fail(errcode_ret, CL_INVALID_PROGRAM);
-    }
-    if (input_programs[i]->context != context) {
-      return fail(errcode_ret, CL_INVALID_CONTEXT);
-    }
-  }
-  if (!pfn_notify && user_data) return fail(errcode_ret, CL_INVALID_VALUE);
-  /* Nothing could have been compiled into an object to link. */
-  return fail(errcode_ret, CL_LINKER_NOT_AVAILABLE);
+bool clx_program_executable(cl_program program) {
+  pthread_mutex_lock(&program->lock);
+  bool executable = executable_locked(program);
+  pthread_mutex_unlock(&program->lock);
+  return executable;
 }
 
-cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
-  if (!clx_valid(platform, clx_kind_platform)) return CL_INVALID_PLATFORM;
-  return CL_SUCCESS;
+bool clx_program_attach_kernel(cl_program program) {
+  pthread_mutex_lock(&program->lock);
+  bool executable = executable_locked(program);
+  if (executable) {
+    atomic_fetch_add(&program->kernels_attached, 1);
+    atomic_fetch_add(&program->kernels_alive, 1);
+  }
+  pthread_mutex_unlock(&program->lock);
+  return executable;
 }
-
-cl_int CL_API_CALL clUnloadCompiler(void) { return CL_SUCCESS; }
 
 /* ---- Queries ---------------------------------------------------------------*/
 
-/* "a;b": the program's kernel names (malloc'd). */
+/* "a;b": the program's kernel names (malloc'd), under the lock. */
 static char *joined_kernel_names(cl_program program) {
-  size_t size = 1;
-  for (int i = 0; i < program->num_signatures; i++) {
-    size += strlen(program->signatures[i].name) + 1;
-  }
-  char *names = malloc(size);
+  size_t count = program->signatures ? (size_t)program->num_signatures
+                                     : cc_module_kernel_count(program->module);
+  const char **names = calloc(count ? count : 1, sizeof *names);
   if (!names) return NULL;
-  names[0] = '\0';
-  for (int i = 0; i < program->num_signatures; i++) {
-    if (i) strcat(names, ";");
-    strcat(names, program->signatures[i].name);
+  size_t size = 1;
+  for (size_t i = 0; i < count; i++) {
+    names[i] = program->signatures ? program->signatures[i].name
+                                   : cc_module_kernel_at(program->module, i)->name;
+    size += strlen(names[i]) + 1;
   }
-  return names;
+  char *joined = malloc(size);
+  if (joined) {
+    joined[0] = '\0';
+    for (size_t i = 0; i < count; i++) {
+      if (i) strcat(joined, ";");
+      strcat(joined, names[i]);
+    }
+  }
+  free(names);
+  return joined;
 }
 
-static bool program_built(cl_program program) {
-  pthread_mutex_lock(&program->lock);
-  bool built = program->build_status == CL_BUILD_SUCCESS;
-  pthread_mutex_unlock(&program->lock);
-  return built;
+/* The serialized module (made once per module), under the lock. */
+static cl_int program_binary_locked(cl_program program) {
+  if (program->binary || !program->module) return CL_SUCCESS;
+  cc_module_result result = cc_module_serialize(
+      program->module, &program->binary, &program->binary_size);
+  return result == CC_MODULE_SUCCESS ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+}
+
+/* CL_PROGRAM_BINARY_SIZES and CL_PROGRAM_BINARIES, under the lock. */
+static cl_int binaries_info(cl_program program, bool sizes,
+                            size_t param_value_size, void *param_value,
+                            size_t *param_value_size_ret) {
+  cl_int error = program_binary_locked(program);
+  if (error != CL_SUCCESS) return error;
+  cl_uint n = program->num_devices;
+  size_t size = n * (sizes ? sizeof(size_t) : sizeof(unsigned char *));
+  if (param_value && param_value_size < size) return CL_INVALID_VALUE;
+  if (param_value_size_ret) *param_value_size_ret = size;
+  if (!param_value) return CL_SUCCESS;
+  for (cl_uint i = 0; i < n; i++) {
+    if (sizes) {
+      ((size_t *)param_value)[i] = program->binary_size;
+    } else {
+      /* A NULL entry means: not this device's binary, skip it. */
+      unsigned char *to = ((unsigned char **)param_value)[i];
+      if (to && program->binary_size) {
+        memcpy(to, program->binary, program->binary_size);
+      }
+    }
+  }
+  return CL_SUCCESS;
+}
+
+static cl_int kernels_info(cl_program program, cl_program_info param_name,
+                           size_t param_value_size, void *param_value,
+                           size_t *param_value_size_ret) {
+  if (!executable_locked(program)) return CL_INVALID_PROGRAM_EXECUTABLE;
+  if (param_name == CL_PROGRAM_NUM_KERNELS) {
+    size_t count = program->signatures
+                       ? (size_t)program->num_signatures
+                       : cc_module_kernel_count(program->module);
+    return clx_info(&count, sizeof count, param_value_size, param_value,
+                    param_value_size_ret);
+  }
+  char *names = joined_kernel_names(program);
+  if (!names) return CL_OUT_OF_HOST_MEMORY;
+  cl_int error = clx_info_string(names, param_value_size, param_value,
+                                 param_value_size_ret);
+  free(names);
+  return error;
 }
 
 cl_int CL_API_CALL clGetProgramInfo(cl_program program,
@@ -418,41 +494,43 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program,
       return clx_info_string(program->source ? program->source : "",
                              param_value_size, param_value,
                              param_value_size_ret);
-    case CL_PROGRAM_BINARY_SIZES: {
-      /* No device binary exists without a compiler: 0 bytes each. */
-      size_t *sizes = calloc(program->num_devices, sizeof *sizes);
-      if (!sizes) return CL_OUT_OF_HOST_MEMORY;
-      cl_int error = clx_info(sizes, program->num_devices * sizeof *sizes,
-                              param_value_size, param_value,
-                              param_value_size_ret);
-      free(sizes);
-      return error;
-    }
-    case CL_PROGRAM_BINARIES: {
-      /* The caller's pointers are left alone: there are 0 bytes to copy. */
-      size_t size = program->num_devices * sizeof(unsigned char *);
-      if (param_value && param_value_size < size) return CL_INVALID_VALUE;
-      if (param_value_size_ret) *param_value_size_ret = size;
-      return CL_SUCCESS;
-    }
-    case CL_PROGRAM_NUM_KERNELS: {
-      if (!program_built(program)) return CL_INVALID_PROGRAM_EXECUTABLE;
-      size_t count = (size_t)program->num_signatures;
-      return clx_info(&count, sizeof count, param_value_size, param_value,
-                      param_value_size_ret);
-    }
+    case CL_PROGRAM_BINARY_SIZES:
+    case CL_PROGRAM_BINARIES:
+    case CL_PROGRAM_NUM_KERNELS:
     case CL_PROGRAM_KERNEL_NAMES: {
-      if (!program_built(program)) return CL_INVALID_PROGRAM_EXECUTABLE;
-      char *names = joined_kernel_names(program);
-      if (!names) return CL_OUT_OF_HOST_MEMORY;
-      cl_int error = clx_info_string(names, param_value_size, param_value,
-                                     param_value_size_ret);
-      free(names);
+      pthread_mutex_lock(&program->lock);
+      cl_int error =
+          param_name == CL_PROGRAM_BINARY_SIZES ||
+                  param_name == CL_PROGRAM_BINARIES
+              ? binaries_info(program, param_name == CL_PROGRAM_BINARY_SIZES,
+                              param_value_size, param_value,
+                              param_value_size_ret)
+              : kernels_info(program, param_name, param_value_size,
+                             param_value, param_value_size_ret);
+      pthread_mutex_unlock(&program->lock);
       return error;
     }
     default:
       return CL_INVALID_VALUE;
   }
+}
+
+/* CL_PROGRAM_BINARY_TYPE, under the lock. */
+static cl_program_binary_type binary_type_locked(cl_program program) {
+  if (program->signatures) {
+    /* Built-in programs are executables from the start. */
+    return CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  }
+  if (!program->module) return CL_PROGRAM_BINARY_TYPE_NONE;
+  switch (cc_module_get_kind(program->module)) {
+    case CC_MODULE_OBJECT:
+      return CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+    case CC_MODULE_LIBRARY:
+      return CL_PROGRAM_BINARY_TYPE_LIBRARY;
+    case CC_MODULE_EXECUTABLE:
+      return CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  }
+  return CL_PROGRAM_BINARY_TYPE_NONE;
 }
 
 cl_int CL_API_CALL clGetProgramBuildInfo(
@@ -480,10 +558,7 @@ cl_int CL_API_CALL clGetProgramBuildInfo(
                               param_value_size_ret);
       break;
     case CL_PROGRAM_BINARY_TYPE: {
-      /* Built-in programs are executables from the start. */
-      cl_program_binary_type type = program->build_status == CL_BUILD_SUCCESS
-                                        ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                                        : CL_PROGRAM_BINARY_TYPE_NONE;
+      cl_program_binary_type type = binary_type_locked(program);
       error = clx_info(&type, sizeof type, param_value_size, param_value,
                        param_value_size_ret);
       break;

@@ -245,8 +245,8 @@ static void check_values(cl_platform_id platform) {
   CHECK(info_size(CL_DEVICE_PROFILING_TIMER_RESOLUTION) >= 1);
   CHECK_INT(CL_TRUE, info_bool(CL_DEVICE_ENDIAN_LITTLE));
   CHECK_INT(CL_TRUE, info_bool(CL_DEVICE_AVAILABLE));
-  CHECK_INT(CL_FALSE, info_bool(CL_DEVICE_COMPILER_AVAILABLE));
-  CHECK_INT(CL_FALSE, info_bool(CL_DEVICE_LINKER_AVAILABLE));
+  CHECK_INT(CL_TRUE, info_bool(CL_DEVICE_COMPILER_AVAILABLE));
+  CHECK_INT(CL_TRUE, info_bool(CL_DEVICE_LINKER_AVAILABLE));
   CHECK_INT(CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL,
             info_bits(CL_DEVICE_EXECUTION_CAPABILITIES));
   CHECK_INT(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE,
@@ -278,6 +278,14 @@ static void check_values(cl_platform_id platform) {
   for (char *word = strtok_r(platform_extensions, " ", &save); word;
        word = strtok_r(NULL, " ", &save)) {
     CHECK(strstr(extensions, word) != NULL);
+  }
+  /* The extensions OpenCL C 1.2 requires of every device. */
+  static const char *const required[] = {
+      "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
+      "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
+      "cl_khr_byte_addressable_store"};
+  for (size_t i = 0; i < sizeof required / sizeof *required; i++) {
+    CHECK(strstr(extensions, required[i]) != NULL);
   }
   CHECK(strstr(extensions, "cl_khr_fp64") == NULL);
   CHECK(strstr(extensions, "cl_khr_fp16") == NULL);

@@ -1,6 +1,7 @@
 /* clmux: programs through the ICD loader — built-in kernel programs (ready
- * at creation), source programs (kept, but no compiler builds them yet),
- * binaries (none is loadable), build/compile/link argument rules, info. */
+ * at creation), source programs, foreign binaries (refused),
+ * build/compile/link argument rules, info. Compiler paths in depth:
+ * program_build.c, program_binary.c. */
 #include <stdlib.h>
 
 #include "cl_test.h"
@@ -8,12 +9,7 @@
 static const char all_builtins[] =
     "copy_buffer;fill_buffer;vector_add;record_ids;local_reduce;empty";
 
-static int notify_calls;
-static void CL_CALLBACK notify(cl_program program, void *user_data) {
-  (void)program;
-  (void)user_data;
-  notify_calls++;
-}
+static int notify_calls; /* its address is a stray user_data */
 
 static cl_uint program_refs(cl_program program) {
   cl_uint count = 0;
@@ -243,15 +239,12 @@ static void test_source(cl_context context, cl_device_id device) {
   CHECK(clCreateKernel(program, "k", &error) == NULL);
   CHECK_CL(CL_INVALID_PROGRAM_EXECUTABLE, error);
 
-  /* Build: no compiler, a log that says so, the callback still runs. */
-  notify_calls = 0;
-  CHECK_CL(CL_COMPILER_NOT_AVAILABLE,
-           clBuildProgram(program, 1, &device, "-DX=1 ", notify, &error));
-  CHECK_INT(1, notify_calls);
+  /* Build: synchronous without a callback; options and log recorded. */
+  CHECK_CL_SUCCESS(clBuildProgram(program, 1, &device, "-DX=1 ", NULL, NULL));
   CHECK_CL_SUCCESS(clGetProgramBuildInfo(program, device,
                                          CL_PROGRAM_BUILD_STATUS,
                                          sizeof status, &status, NULL));
-  CHECK_INT(CL_BUILD_ERROR, status);
+  CHECK_INT(CL_BUILD_SUCCESS, status);
   char text[512] = {0};
   CHECK_CL_SUCCESS(clGetProgramBuildInfo(program, device,
                                          CL_PROGRAM_BUILD_OPTIONS,
@@ -260,14 +253,12 @@ static void test_source(cl_context context, cl_device_id device) {
   CHECK_INT(7, size);
   CHECK_CL_SUCCESS(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG,
                                          sizeof text, text, &size));
-  CHECK(strstr(text, "compiler") != NULL);
   CHECK_INT(strlen(text) + 1, size);
-  CHECK_CL(CL_COMPILER_NOT_AVAILABLE,
-           clBuildProgram(program, 0, NULL, NULL, NULL, NULL));
+  CHECK_CL_SUCCESS(clBuildProgram(program, 0, NULL, NULL, NULL, NULL));
   CHECK_CL(CL_INVALID_VALUE,
            clBuildProgram(program, 0, NULL, NULL, NULL, &error));
 
-  /* Compile: argument rules, then no compiler. */
+  /* Compile: argument rules, then a compiled object. */
   CHECK_CL(CL_INVALID_VALUE,
            clCompileProgram(program, 0, NULL, NULL, 1, NULL, NULL, NULL,
                             NULL));
@@ -285,16 +276,17 @@ static void test_source(cl_context context, cl_device_id device) {
   CHECK_CL(CL_INVALID_VALUE,
            clCompileProgram(program, 1, NULL, NULL, 0, NULL, NULL, NULL,
                             NULL));
-  CHECK_CL(CL_COMPILER_NOT_AVAILABLE,
-           clCompileProgram(program, 1, &device, "", 0, NULL, NULL, NULL,
-                            NULL));
+  CHECK_CL_SUCCESS(clCompileProgram(program, 1, &device, "", 0, NULL, NULL,
+                                    NULL, NULL));
   CHECK_CL(CL_INVALID_PROGRAM,
            clCompileProgram(NULL, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL));
 
-  /* Link: argument rules, then no linker. */
-  CHECK(clLinkProgram(context, 0, NULL, NULL, 1, &program, NULL, NULL,
-                      &error) == NULL);
-  CHECK_CL(CL_LINKER_NOT_AVAILABLE, error);
+  /* Link: argument rules, then an executable. */
+  cl_program linked =
+      clLinkProgram(context, 0, NULL, NULL, 1, &program, NULL, NULL, &error);
+  CHECK_CL_SUCCESS(error);
+  CHECK(linked != NULL);
+  if (linked) CHECK_CL_SUCCESS(clReleaseProgram(linked));
   CHECK(clLinkProgram(context, 0, NULL, NULL, 0, &program, NULL, NULL,
                       &error) == NULL);
   CHECK_CL(CL_INVALID_VALUE, error);

@@ -9,6 +9,8 @@
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -56,6 +58,38 @@ static inline cl_command_queue cl_test_queue(cl_context context,
       clCreateCommandQueue(context, device, properties, &error);
   REQUIRE(error == CL_SUCCESS && queue != NULL);
   return queue;
+}
+
+/* The build log of `program` (malloc'd; "" if none). */
+static inline char *cl_test_build_log(cl_program program, cl_device_id device) {
+  size_t size = 0;
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+  char *log = calloc(1, size + 1);
+  REQUIRE(log != NULL);
+  if (size) {
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log,
+                          NULL);
+  }
+  return log;
+}
+
+/* A program built from `source` with `options`; the log is printed and
+ * the test stops if the build fails. */
+static inline cl_program cl_test_build(cl_context context, cl_device_id device,
+                                       const char *source,
+                                       const char *options) {
+  cl_int error = CL_SUCCESS;
+  cl_program program =
+      clCreateProgramWithSource(context, 1, &source, NULL, &error);
+  REQUIRE(error == CL_SUCCESS && program != NULL);
+  error = clBuildProgram(program, 1, &device, options, NULL, NULL);
+  if (error != CL_SUCCESS) {
+    char *log = cl_test_build_log(program, device);
+    fprintf(stderr, "build failed (%d):\n%s\n", error, log);
+    free(log);
+  }
+  REQUIRE(error == CL_SUCCESS);
+  return program;
 }
 
 #endif /* CLMUX_TESTS_CL_TEST_H */

@@ -1,0 +1,167 @@
+/* clmux OpenCL front-end: compiled kernels as Mux kernels, one per
+ * (program, kernel, local size). The first enqueue with a local size asks
+ * the compiler module for code specialized to it and loads that into a Mux
+ * executable; the program keeps the pair (or the failure) until its module
+ * goes, and each kernel remembers the last one it used, so repeated
+ * enqueues cost a comparison. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clx.h"
+#include "module.h"
+
+struct clx_specialization {
+  clx_specialization *next;
+  const cc_module_kernel *kernel;
+  uint32_t local_size[3];
+  cl_int error; /* CL_SUCCESS, or what every enqueue of it returns */
+  mux_executable_t executable;
+  mux_kernel_t mux_kernel;
+};
+
+static bool matches(const clx_specialization *specialization,
+                    const cc_module_kernel *kernel,
+                    const uint32_t local_size[3]) {
+  return specialization->kernel == kernel &&
+         memcmp(specialization->local_size, local_size,
+                sizeof specialization->local_size) == 0;
+}
+
+static clx_specialization *find(cl_program program,
+                                const cc_module_kernel *kernel,
+                                const uint32_t local_size[3]) {
+  for (clx_specialization *s = program->specializations; s; s = s->next) {
+    if (matches(s, kernel, local_size)) return s;
+  }
+  return NULL;
+}
+
+static void destroy(cl_program program, clx_specialization *specialization) {
+  mux_device_t device = program->devices[0]->mux_device;
+  if (specialization->mux_kernel) {
+    muxDestroyKernel(device, specialization->mux_kernel, clx_allocator);
+  }
+  if (specialization->executable) {
+    muxDestroyExecutable(device, specialization->executable, clx_allocator);
+  }
+  free(specialization);
+}
+
+clx_specialization *clx_program_take_specializations(cl_program program) {
+  pthread_mutex_lock(&program->specializations_lock);
+  clx_specialization *list = program->specializations;
+  program->specializations = NULL;
+  pthread_mutex_unlock(&program->specializations_lock);
+  return list;
+}
+
+void clx_specializations_destroy(cl_program program,
+                                 clx_specialization *list) {
+  while (list) {
+    clx_specialization *next = list->next;
+    destroy(program, list);
+    list = next;
+  }
+}
+
+static cl_int error_of(cc_module_result result) {
+  switch (result) {
+    case CC_MODULE_SUCCESS:
+      return CL_SUCCESS;
+    case CC_MODULE_INVALID_LOCAL_SIZE:
+      return CL_INVALID_WORK_GROUP_SIZE;
+    case CC_MODULE_OUT_OF_MEMORY:
+      return CL_OUT_OF_HOST_MEMORY;
+    default: /* unsupported by codegen yet, or an internal failure */
+      return CL_OUT_OF_RESOURCES;
+  }
+}
+
+/* Builds a new entry (outside any lock: codegen takes a while); a failure
+ * is an entry too, so it is reported once and not retried. */
+static clx_specialization *build(cl_kernel kernel,
+                                 const uint32_t local_size[3],
+                                 const char **reason) {
+  clx_specialization *made = calloc(1, sizeof *made);
+  if (!made) return NULL;
+  made->kernel = kernel->compiled;
+  memcpy(made->local_size, local_size, sizeof made->local_size);
+  const void *binary = NULL;
+  size_t size = 0;
+  cc_module_result result =
+      cc_module_specialize(kernel->program->module, kernel->name, local_size,
+                           &binary, &size, reason);
+  made->error = error_of(result);
+  if (made->error != CL_SUCCESS) return made;
+  mux_device_t device = kernel->program->devices[0]->mux_device;
+  if (muxCreateExecutable(device, binary, size, clx_allocator,
+                          &made->executable) != mux_success) {
+    made->executable = NULL;
+    *reason = "the CPU target refused the compiled executable";
+    made->error = CL_OUT_OF_RESOURCES;
+  } else if (muxCreateKernel(device, made->executable, kernel->name,
+                             strlen(kernel->name), clx_allocator,
+                             &made->mux_kernel) != mux_success) {
+    made->mux_kernel = NULL;
+    *reason = "the compiled executable lacks the kernel";
+    made->error = CL_OUT_OF_RESOURCES;
+  }
+  return made;
+}
+
+/* Tells the build log why a kernel cannot run at this local size. */
+static void log_failure(cl_kernel kernel, const uint32_t local_size[3],
+                        const char *reason) {
+  char line[1024];
+  snprintf(line, sizeof line,
+           "clmux: kernel %s cannot run with local size %ux%ux%u: %s\n",
+           kernel->name, local_size[0], local_size[1], local_size[2],
+           reason ? reason : "unknown reason");
+  clx_program_log_append(kernel->program, line);
+}
+
+cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t local_size[3],
+                             mux_kernel_t *out) {
+  if (!kernel->compiled) {
+    *out = kernel->mux_kernel;
+    return CL_SUCCESS;
+  }
+  uint32_t local[3];
+  for (int d = 0; d < 3; d++) local[d] = (uint32_t)local_size[d];
+  clx_specialization *last = atomic_load(&kernel->last_specialization);
+  if (!last || !matches(last, kernel->compiled, local)) {
+    cl_program program = kernel->program;
+    pthread_mutex_lock(&program->specializations_lock);
+    last = find(program, kernel->compiled, local);
+    pthread_mutex_unlock(&program->specializations_lock);
+    if (!last) {
+      const char *reason = NULL;
+      clx_specialization *made = build(kernel, local, &reason);
+      if (!made) return CL_OUT_OF_HOST_MEMORY;
+      pthread_mutex_lock(&program->specializations_lock);
+      last = find(program, kernel->compiled, local);
+      if (!last) {
+        made->next = program->specializations;
+        program->specializations = made;
+        last = made;
+      }
+      pthread_mutex_unlock(&program->specializations_lock);
+      if (last == made && made->error != CL_SUCCESS) {
+        log_failure(kernel, local, reason);
+      }
+      if (last != made) destroy(program, made); /* another thread won */
+    }
+    atomic_store(&kernel->last_specialization, last);
+    if (last->mux_kernel) {
+      uint64_t size = last->mux_kernel->local_memory_size;
+      uint64_t had = atomic_load(&kernel->static_local_size);
+      while (had < size &&
+             !atomic_compare_exchange_weak(&kernel->static_local_size, &had,
+                                           size)) {
+      }
+    }
+  }
+  *out = last->mux_kernel;
+  return last->error;
+}
