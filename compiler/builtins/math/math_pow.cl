@@ -1,0 +1,42 @@
+/* Powers and roots beyond pow itself: powr, pown, rootn, rsqrt. */
+#include "builtins_internal.h"
+
+double Sleef_log2_u10(double) CLMUX_PURE;
+double Sleef_exp2_u10(double) CLMUX_PURE;
+
+/* pow for x >= 0 only, with NaN where pow picks a value by convention
+ * (0^0, inf^0, 1^inf) as 6.12.2 specifies. */
+CLMUX_OVL float powr(float x, float y) {
+  float nan = __builtin_nanf("");
+  if (x < 0.0f || __builtin_isnan(x) || __builtin_isnan(y)) return nan;
+  if (x == 0.0f && y == 0.0f) return nan;
+  if (__builtin_isinf(x) && y == 0.0f) return nan;
+  if (x == 1.0f && __builtin_isinf(y)) return nan;
+  return pow(__builtin_fabsf(x), y);
+}
+CLMUX_SPLIT_2(float, powr, float, float)
+
+/* pow with an integer exponent; the exponent's parity (not that of its
+ * float rounding) decides the sign. */
+CLMUX_OVL float pown(float x, int n) {
+  float magnitude = pow(__builtin_fabsf(x), (float)n);
+  return (n & 1) ? __builtin_copysignf(magnitude, x) : magnitude;
+}
+CLMUX_SPLIT_2(float, pown, float, int)
+
+/* x^(1/n) as 2^(log2|x| / n) in double: 1/n is not a float, and the
+ * double computation rounds once to float. */
+CLMUX_OVL float rootn(float x, int n) {
+  if (n == 0 || (x < 0.0f && !(n & 1))) return __builtin_nanf("");
+  double magnitude =
+      Sleef_exp2_u10(Sleef_log2_u10((double)__builtin_fabsf(x)) / (double)n);
+  float result = (float)magnitude;
+  return (n & 1) ? __builtin_copysignf(result, x) : result;
+}
+CLMUX_SPLIT_2(float, rootn, float, int)
+
+/* In double, then one rounding: two float steps could reach 2 ulp. */
+CLMUX_OVL float rsqrt(float x) {
+  return (float)(1.0 / __builtin_sqrt((double)x));
+}
+CLMUX_SPLIT_1(float, rsqrt, float)
