@@ -53,6 +53,27 @@ static cc_status add_kernel(const cc_target *target, LLVMModuleRef source,
   return cc_success;
 }
 
+static cc_status split_requests(LLVMModuleRef source,
+                                 const cc_kernel_request *kernels,
+                                 uint32_t count, LLVMModuleRef **parts,
+                                 cc_log *log) {
+  const char **names = calloc(count, sizeof *names);
+  *parts = calloc(count, sizeof **parts);
+  cc_status status = cc_success;
+  if (!names || !*parts) {
+    status = cc_fail(log, cc_error_out_of_memory, "no memory");
+  } else {
+    for (uint32_t i = 0; i < count; i++) names[i] = kernels[i].name;
+    status = cc_codegen_split(source, names, count, *parts, log);
+  }
+  free(names);
+  if (status != cc_success) {
+    free(*parts);
+    *parts = NULL;
+  }
+  return status;
+}
+
 cc_status cc_codegen_build(const cc_target *target, LLVMModuleRef source,
                            const cc_kernel_request *kernels, uint32_t count,
                            uint8_t **binary, size_t *binary_size,
@@ -66,10 +87,18 @@ cc_status cc_codegen_build(const cc_target *target, LLVMModuleRef source,
   LLVMModuleRef linked = LLVMModuleCreateWithNameInContext(
       "clmux.kernels", LLVMGetModuleContext(source));
   cc_target_adopt_module(target, linked);
-  cc_status status = cc_success;
+  /* Several kernels: each from its own part of the source, split once,
+   * rather than each from a copy of the whole. */
+  LLVMModuleRef *parts = NULL;
+  cc_status status = count > 1 ? split_requests(source, kernels, count,
+                                                &parts, log)
+                               : cc_success;
   for (uint32_t i = 0; i < count && status == cc_success; i++) {
-    status = add_kernel(target, source, linked, &kernels[i], &entries[i], log);
+    status = add_kernel(target, parts ? parts[i] : source, linked,
+                        &kernels[i], &entries[i], log);
   }
+  for (uint32_t i = 0; parts && i < count; i++) LLVMDisposeModule(parts[i]);
+  free(parts);
   if (status == cc_success) status = cc_codegen_optimize(target, linked, log);
   LLVMMemoryBufferRef object = NULL;
   if (status == cc_success) {

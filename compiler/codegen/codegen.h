@@ -90,6 +90,21 @@ cc_status cc_codegen_work_group(LLVMModuleRef source, const char *name,
                                 const char *symbol, LLVMModuleRef *out,
                                 cc_log *log);
 
+/* ---- Programs with many kernels ----------------------------------------
+ *
+ * Building a work-group function costs in the size of the module it
+ * starts from (it copies it). For a program of many kernels, split it once
+ * and build each kernel from its own module: same code, in time that does
+ * not grow with the program. */
+
+/* One new module per kernel names[i] (in the source's context, not
+ * changed) into modules[i]: that kernel, still external, and only what it
+ * reaches, all else internal. Costs about log2(count) copies of the
+ * source. The caller disposes of the modules. */
+cc_status cc_codegen_split(LLVMModuleRef source, const char *const *names,
+                           uint32_t count, LLVMModuleRef *modules,
+                           cc_log *log);
+
 /* ---- The host target -------------------------------------------------- */
 
 typedef struct cc_target cc_target;

@@ -22,6 +22,14 @@ LLVMValueRef cc_find_kernel(LLVMModuleRef module, const char *name);
 /* The name of the function a call instruction calls directly, or "". */
 const char *cc_callee_name(LLVMValueRef call);
 
+/* Makes every definition but the `count` of `keep` internal (appending
+ * globals such as llvm.compiler.used stay as they are). */
+void cc_internalize(LLVMModuleRef module, const LLVMValueRef *keep,
+                    unsigned count);
+/* cc_internalize, then drops whatever nothing kept reaches. */
+cc_status cc_keep_only(LLVMModuleRef module, const LLVMValueRef *keep,
+                       unsigned count, cc_log *log);
+
 /* Removes from every function and call site what Clang puts there that
  * stops inlining or vectorization at the host width: target-cpu and
  * target-features, min-legal-vector-width, convergent, noinline, optnone. */

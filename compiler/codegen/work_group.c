@@ -1,7 +1,7 @@
 /* clmux compiler — code generation: one kernel becomes one work-group
- * function. In a clone of the source module: inline every helper into the
- * kernel, move the kernel's blocks into a body function that also takes
- * the work-item's ids, replace the work-item functions by those ids and
+ * function. In a clone of the source module, cut down to what the kernel
+ * reaches: inline every helper into the kernel, move the kernel's blocks
+ * into a body function that also takes the work-item's ids, replace the work-item functions by those ids and
  * the __local variables by pointers into the group's local memory, cut a
  * kernel with barriers into regions (barriers.c), wrap the body in
  * work-item loops, internalize the rest. */
@@ -148,24 +148,6 @@ static bool has_alloca(LLVMValueRef function) {
   return false;
 }
 
-/* Only `keep` stays visible outside the module. */
-static void internalize(LLVMModuleRef module, LLVMValueRef keep) {
-  for (LLVMValueRef f = LLVMGetFirstFunction(module); f;
-       f = LLVMGetNextFunction(f)) {
-    if (f != keep && !LLVMIsDeclaration(f)) {
-      LLVMSetLinkage(f, LLVMInternalLinkage);
-      LLVMSetVisibility(f, LLVMDefaultVisibility);
-    }
-  }
-  for (LLVMValueRef g = LLVMGetFirstGlobal(module); g;
-       g = LLVMGetNextGlobal(g)) {
-    if (!LLVMIsDeclaration(g)) {
-      LLVMSetLinkage(g, LLVMInternalLinkage);
-      LLVMSetVisibility(g, LLVMDefaultVisibility);
-    }
-  }
-}
-
 /* What survives dead-code elimination and this step cannot do yet. */
 static cc_status check_supported(LLVMModuleRef module, const char *name,
                                  cc_log *log) {
@@ -266,6 +248,11 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
                                 const char *symbol, clone_result *result,
                                 cc_log *log) {
   LLVMValueRef kernel = cc_find_kernel(module, name);
+  /* A program's other kernels and the builtins only they call would be
+   * inlined, cleaned and scanned for nothing: each step below costs in
+   * the size of the module, so first drop what the kernel cannot reach. */
+  cc_status pruned = cc_keep_only(module, &kernel, 1, log);
+  if (pruned != cc_success) return pruned;
   cc_strip_attributes(module);
   bool *by_pointer = calloc(info->arg_count + 1, sizeof *by_pointer);
   if (!by_pointer) return cc_fail(log, cc_error_out_of_memory, "no memory");
@@ -290,8 +277,7 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   free(by_pointer);
   if (status != cc_success) return status;
   if (!wrapper) return cc_fail(log, cc_error_out_of_memory, "no memory");
-  internalize(module, wrapper);
-  status = cc_run_passes(module, "globaldce", log);
+  status = cc_keep_only(module, &wrapper, 1, log);
   if (status == cc_success) status = check_supported(module, name, log);
   if (status != cc_success) return status;
   char *message = NULL;
