@@ -51,6 +51,10 @@ struct cc_module {
   cc_target *target;
   cc_text *diagnostics; /* where LLVM's errors go while set */
   uint8_t digest[32];    /* SHA-256 of the bitcode, for disk-cache keys */
+  /* One module per kernel (cc_codegen_split), made at the first build of
+   * a program with many kernels, so each build starts from a small copy. */
+  LLVMModuleRef *parts;
+  bool split_tried;
   bool digest_ready;
 };
 

@@ -103,6 +103,10 @@ void cc_module_destroy(cc_module *module) {
     free(spec->reason);
     free(spec);
   }
+  for (size_t k = 0; module->parts && k < module->kernel_count; k++) {
+    LLVMDisposeModule(module->parts[k]);
+  }
+  free(module->parts);
   cc_kernels_free(module);
   cc_target_destroy(module->target);
   if (module->llvm) LLVMDisposeModule(module->llvm);

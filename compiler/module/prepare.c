@@ -48,7 +48,13 @@ cc_module_result cc_prepare_executable(LLVMModuleRef llvm, cc_text *log) {
   }
 #endif
 #ifdef CC_HAVE_BUILTINS
-  {
+  /* Reading the library costs tens of ms: only when something needs it. */
+  bool needs_library = false;
+  for (LLVMValueRef f = LLVMGetFirstFunction(llvm); f && !needs_library;
+       f = LLVMGetNextFunction(f)) {
+    needs_library = missing_builtin(f);
+  }
+  if (needs_library) {
     cc_log reason = {""};
     cc_status status = cc_builtins_link(llvm, &reason);
     if (status == cc_error_out_of_memory) return CC_MODULE_OUT_OF_MEMORY;

@@ -27,6 +27,34 @@ static cc_module_result from_status(cc_status status) {
   return CC_MODULE_INTERNAL_ERROR;
 }
 
+/* Below this many kernels, copying the whole program per build is cheaper
+ * than splitting it first. */
+#define SPLIT_MIN_KERNELS 4
+
+/* The module kernel `index` is best built from (under llvm_lock). */
+static LLVMModuleRef kernel_source(cc_module *module, size_t index) {
+  if (!module->split_tried && module->kernel_count > SPLIT_MIN_KERNELS) {
+    module->split_tried = true;
+    const char **names = calloc(module->kernel_count, sizeof *names);
+    LLVMModuleRef *parts = calloc(module->kernel_count, sizeof *parts);
+    cc_log log = {""};
+    if (names && parts) {
+      for (size_t k = 0; k < module->kernel_count; k++) {
+        names[k] = module->kernels[k].name;
+      }
+      if (cc_codegen_split(module->llvm, names,
+                           (uint32_t)module->kernel_count, parts,
+                           &log) == cc_success) {
+        module->parts = parts;
+        parts = NULL;
+      }
+    }
+    free(names);
+    free(parts); /* a failed split leaves nothing to dispose of */
+  }
+  return module->parts ? module->parts[index] : module->llvm;
+}
+
 /* Runs codegen for one entry (not under the cache lock). */
 static void build(cc_module *module, cc_spec *spec) {
   const cc_module_kernel *kernel = &module->kernels[spec->kernel];
@@ -35,8 +63,9 @@ static void build(cc_module *module, cc_spec *spec) {
   pthread_mutex_lock(&module->llvm_lock);
   if (!module->target) status = cc_target_create_host(&module->target, &log);
   const char *missing = status == cc_success
-                            ? cc_kernel_missing_builtin(module->llvm,
-                                                        kernel->name)
+                            ? cc_kernel_missing_builtin(
+                                  kernel_source(module, spec->kernel),
+                                  kernel->name)
                             : NULL;
   if (missing) {
     snprintf(log.text, sizeof log.text,
@@ -51,7 +80,8 @@ static void build(cc_module *module, cc_spec *spec) {
     cc_kernel_request request = {
         kernel->name,
         {spec->local_size[0], spec->local_size[1], spec->local_size[2]}};
-    status = cc_codegen_build(module->target, module->llvm, &request, 1,
+    status = cc_codegen_build(module->target,
+                              kernel_source(module, spec->kernel), &request, 1,
                               &spec->binary, &spec->size, NULL, &log);
     if (status == cc_success) {
       cc_disk_cache_store_kernel(module, kernel->name, spec->local_size,
