@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int check_passed;
-static int check_failed;
+static _Atomic int check_passed; /* tests check from several threads */
+static _Atomic int check_failed;
 
 #define CHECK(condition)                                                  \
   do {                                                                    \
@@ -47,7 +47,7 @@ static int check_failed;
   } while (0)
 
 static inline int check_finish(void) {
-  printf("%d passed, %d failed\n", check_passed, check_failed);
+  printf("%d passed, %d failed\n", (int)check_passed, (int)check_failed);
   return check_failed ? 1 : 0;
 }
 
