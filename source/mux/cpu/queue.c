@@ -209,7 +209,10 @@ static void *cpu_executor_main(void *argument) {
       bool found = cpu_executor_spin(queue);
       pthread_mutex_lock(&queue->lock);
       queue->executor_spinning = false;
-      if (found || queue->ready_head) continue;
+      /* A stop that came while spinning broadcast to nobody: re-check. */
+      if (found || queue->ready_head || atomic_load(&queue->stopping)) {
+        continue;
+      }
     }
     /* Checked under the lock, and producers signal under the lock: no
      * wake-up is lost. */
