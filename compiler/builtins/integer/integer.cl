@@ -88,6 +88,7 @@
     return (T)(s ? (U)(bits << s) | (U)(bits >> (BITS - s)) : bits);        \
   }                                                                          \
   OVL T clz(T x) { return (T)clmux_clz_##U((U)x); }                          \
+  OVL T ctz(T x) { return (T)clmux_ctz_##U((U)x); }                          \
   OVL T popcount(T x) { return (T)clmux_popcount_##U((U)x); }
 
 /* clz and popcount on the unsigned types; 0 has BITS leading zeros. */
@@ -95,6 +96,12 @@ static uint clmux_clz_uint(uint x) { return x ? (uint)__builtin_clz(x) : 32; }
 static uint clmux_clz_ulong(ulong x) { return x ? (uint)__builtin_clzl(x) : 64; }
 static uint clmux_clz_uchar(uchar x) { return clmux_clz_uint(x) - 24; }
 static uint clmux_clz_ushort(ushort x) { return clmux_clz_uint(x) - 16; }
+/* ctz (OpenCL C 2.0, but the CTS tests it on 1.2 devices too); 0 has BITS
+ * trailing zeros: a bit just above the type's width gives that for free. */
+static uint clmux_ctz_uint(uint x) { return x ? (uint)__builtin_ctz(x) : 32; }
+static uint clmux_ctz_ulong(ulong x) { return x ? (uint)__builtin_ctzl(x) : 64; }
+static uint clmux_ctz_uchar(uchar x) { return (uint)__builtin_ctz((uint)x | 0x100u); }
+static uint clmux_ctz_ushort(ushort x) { return (uint)__builtin_ctz((uint)x | 0x10000u); }
 static uint clmux_popcount_uint(uint x) { return (uint)__builtin_popcount(x); }
 static uint clmux_popcount_ulong(ulong x) { return (uint)__builtin_popcountl(x); }
 static uint clmux_popcount_uchar(uchar x) { return clmux_popcount_uint(x); }
@@ -121,6 +128,7 @@ static uint clmux_popcount_ushort(ushort x) { return clmux_popcount_uint(x); }
   VEC3(T, mad_sat, T, n)                                                     \
   VEC2(T, rotate, T, T, n)                                                   \
   VEC1(T, clz, T, n)                                                         \
+  VEC1(T, ctz, T, n)                                                         \
   VEC1(T, popcount, T, n)                                                    \
   SCALAR_BOUNDS(T, n)
 

@@ -35,12 +35,25 @@ static const int widths[TYPE_COUNT][WIDTH_COUNT] = {
 enum {
   F_ABS, F_ABS_DIFF, F_ADD_SAT, F_SUB_SAT, F_HADD, F_RHADD, F_CLAMP, F_CLZ,
   F_MAD_HI, F_MAD_SAT, F_MAX, F_MIN, F_MUL_HI, F_ROTATE, F_POPCOUNT,
-  F_MAX_SCALAR, F_MIN_SCALAR, F_CLAMP_SCALAR, F_COUNT
+  F_MAX_SCALAR, F_MIN_SCALAR, F_CLAMP_SCALAR, F_CTZ, F_COUNT
 };
 static const char *function_names[F_COUNT] = {
     "abs", "abs_diff", "add_sat", "sub_sat", "hadd", "rhadd", "clamp", "clz",
     "mad_hi", "mad_sat", "max", "min", "mul_hi", "rotate", "popcount",
-    "max(v, scalar)", "min(v, scalar)", "clamp(v, scalar, scalar)"};
+    "max(v, scalar)", "min(v, scalar)", "clamp(v, scalar, scalar)", "ctz"};
+
+/* ctz is OpenCL C 2.0, so Clang declares it only for 2.0; the CTS calls it
+ * on 1.2 devices too, and the library defines it. Until the front-end
+ * declares it for 1.2 kernels, the test declares it itself. */
+static const char *ctz_declarations =
+    "#define CTZ_DECL(T) T __attribute__((overloadable, const)) ctz(T);\\\n"
+    "  T##2 __attribute__((overloadable, const)) ctz(T##2);\\\n"
+    "  T##3 __attribute__((overloadable, const)) ctz(T##3);\\\n"
+    "  T##4 __attribute__((overloadable, const)) ctz(T##4);\\\n"
+    "  T##8 __attribute__((overloadable, const)) ctz(T##8);\\\n"
+    "  T##16 __attribute__((overloadable, const)) ctz(T##16);\n"
+    "CTZ_DECL(char) CTZ_DECL(uchar) CTZ_DECL(short) CTZ_DECL(ushort)\n"
+    "CTZ_DECL(int) CTZ_DECL(uint) CTZ_DECL(long) CTZ_DECL(ulong)\n";
 
 /* ---- host reference ------------------------------------------------------ */
 
@@ -64,6 +77,11 @@ static i128 value_of(const int_type *t, uint64_t bits) {
 }
 static i128 saturate(const int_type *t, i128 v) {
   return v < type_min(t) ? type_min(t) : v > type_max(t) ? type_max(t) : v;
+}
+static int ctz_of(uint64_t bits, int width) {
+  int n = 0;
+  for (int i = 0; i < width && !((bits >> i) & 1); i++) n++;
+  return n;
 }
 static int clz_of(uint64_t bits, int width) {
   int n = 0;
@@ -104,6 +122,7 @@ static uint64_t reference(int f, const int_type *t, uint64_t a, uint64_t b,
     case F_RHADD: r = (x + y + 1) >> 1; break;
     case F_CLAMP: r = x < lo ? lo : x > hi ? hi : x; break;
     case F_CLZ: r = clz_of(ux, w); break;
+    case F_CTZ: r = ctz_of(ux, w); break;
     case F_MAD_HI: r = mul_hi_of(t, x, y) + z; break;
     case F_MAD_SAT: r = mad_sat_of(t, x, y, z); break;
     case F_MAX: r = x > y ? x : y; break;
@@ -175,6 +194,7 @@ static void append_kernel(char **text, size_t *length, const int_type *t,
          "  o[13] = rotate(x, y); o[14] = popcount(x);\n"
          "  o[15] = max(x, sc); o[16] = min(x, sc);\n"
          "  o[17] = clamp(x, min(sc, (%s)0), max(sc, (%s)0));\n"
+         "  o[18] = ctz(x);\n"
          "}\n",
          v, v, v, v, v, v, t->name, s, v, F_COUNT, v, v, t->name, t->name);
 }
@@ -432,7 +452,7 @@ int main(void) {
   for (int t = 0; t < TYPE_COUNT; t++) {
     char *source = NULL;
     size_t length = 0;
-    append(&source, &length, "%s", "");
+    append(&source, &length, "%s", ctz_declarations);
     const char *names[WIDTH_COUNT];
     char name_text[WIDTH_COUNT][32];
     for (int w = 0; w < WIDTH_COUNT; w++) {
