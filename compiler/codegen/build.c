@@ -99,7 +99,10 @@ cc_status cc_codegen_build(const cc_target *target, LLVMModuleRef source,
   }
   for (uint32_t i = 0; parts && i < count; i++) LLVMDisposeModule(parts[i]);
   free(parts);
-  if (status == cc_success) status = cc_codegen_optimize(target, linked, log);
+  if (status == cc_success) {
+    cc_guard_divisions(linked);
+    status = cc_codegen_optimize(target, linked, log);
+  }
   LLVMMemoryBufferRef object = NULL;
   if (status == cc_success) {
     status = cc_codegen_emit_object(target, linked, &object, log);

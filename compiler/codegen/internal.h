@@ -15,6 +15,9 @@ cc_status cc_fail(cc_log *log, cc_status status, const char *format, ...)
 
 /* Runs a textual new-PM pipeline with no target machine. */
 cc_status cc_run_passes(LLVMModuleRef module, const char *passes, cc_log *log);
+/* Integer divisions that would trap (by zero, MIN / -1) divide by 1
+ * instead (division.c). */
+void cc_guard_divisions(LLVMModuleRef module);
 
 /* The function `name` if it is a kernel (spir_kernel with a body). */
 LLVMValueRef cc_find_kernel(LLVMModuleRef module, const char *name);

@@ -3,7 +3,10 @@
  * without offsets, NULL local sizes, reqd_work_group_size, __local
  * arguments, structs and vectors by value, tasks, many enqueues reusing
  * one specialization, barriers with __local arguments and variables,
- * builtin math, printf to stdout, and the enqueue errors of OpenCL 1.2. */
+ * builtin math, printf to stdout, integer division by zero and MIN / -1
+ * (undefined results, but the process must survive), and the enqueue
+ * errors of OpenCL 1.2. */
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -416,6 +419,76 @@ static void test_math(cl_program program) {
   CHECK_CL_SUCCESS(clReleaseMemObject(out));
 }
 
+/* x86 division traps on a zero divisor and on MIN / -1: such lanes give
+ * some value, the others the exact quotient and remainder. */
+static void test_division(void) {
+  static const char text[] =
+      "kernel void divide(global const int *a, global const int *b,\n"
+      "                   global int *q, global int *r, global long *lq,\n"
+      "                   global uint *uq) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  q[i] = a[i] / b[i];\n"
+      "  r[i] = a[i] % b[i];\n"
+      "  lq[i] = (long)a[i] * 4294967296L / (long)b[i];\n"
+      "  uq[i] = (uint)a[i] / (uint)b[i];\n"
+      "}\n"
+      "kernel void divide4(global const int4 *a, global const int4 *b,\n"
+      "                    global int4 *q) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  q[i] = a[i] / b[i] + a[i] % b[i];\n"
+      "}\n";
+  enum { n = 64 };
+  static int a[n], b[n], q[n], r[n], q4[n];
+  static long long lq[n];
+  static unsigned uq[n];
+  for (int i = 0; i < n; i++) {
+    a[i] = i % 3 == 0 ? INT_MIN : 1000 - 37 * i;
+    b[i] = i % 4 == 0 ? 0 : i % 4 == 1 ? -1 : 7 - i;
+  }
+  cl_program program = cl_test_build(context, device, text, NULL);
+  cl_mem in_a = buffer(sizeof a, a), in_b = buffer(sizeof b, b);
+  cl_mem out_q = buffer(sizeof q, NULL), out_r = buffer(sizeof r, NULL);
+  cl_mem out_lq = buffer(sizeof lq, NULL), out_uq = buffer(sizeof uq, NULL);
+  cl_mem out_q4 = buffer(sizeof q4, NULL);
+  cl_kernel kernel = kernel_of(program, "divide");
+  cl_mem args[] = {in_a, in_b, out_q, out_r, out_lq, out_uq};
+  for (cl_uint i = 0; i < 6; i++) {
+    CHECK_CL_SUCCESS(clSetKernelArg(kernel, i, sizeof(cl_mem), &args[i]));
+  }
+  size_t global = n;
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
+                                          NULL, 0, NULL, NULL));
+  cl_kernel kernel4 = kernel_of(program, "divide4");
+  cl_mem args4[] = {in_a, in_b, out_q4};
+  for (cl_uint i = 0; i < 3; i++) {
+    CHECK_CL_SUCCESS(clSetKernelArg(kernel4, i, sizeof(cl_mem), &args4[i]));
+  }
+  size_t global4 = n / 4;
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel4, 1, NULL, &global4,
+                                          NULL, 0, NULL, NULL));
+  read_back(out_q, sizeof q, q);
+  read_back(out_r, sizeof r, r);
+  read_back(out_lq, sizeof lq, lq);
+  read_back(out_uq, sizeof uq, uq);
+  read_back(out_q4, sizeof q4, q4);
+  int wrong = 0, defined = 0;
+  for (int i = 0; i < n; i++) {
+    if (b[i] == 0 || (a[i] == INT_MIN && b[i] == -1)) continue;
+    defined++;
+    wrong += q[i] != a[i] / b[i] || r[i] != a[i] % b[i] ||
+             q4[i] != a[i] / b[i] + a[i] % b[i] ||
+             lq[i] != (long long)a[i] * 4294967296LL / b[i] ||
+             uq[i] != (unsigned)a[i] / (unsigned)b[i];
+  }
+  CHECK(defined > n / 3);
+  CHECK_INT(0, wrong);
+  CHECK_CL_SUCCESS(clReleaseKernel(kernel));
+  CHECK_CL_SUCCESS(clReleaseKernel(kernel4));
+  cl_mem all[] = {in_a, in_b, out_q, out_r, out_lq, out_uq, out_q4};
+  for (int i = 0; i < 7; i++) CHECK_CL_SUCCESS(clReleaseMemObject(all[i]));
+  CHECK_CL_SUCCESS(clReleaseProgram(program));
+}
+
 /* A kernel the compiler cannot specialize yet (image builtins today)
  * fails its enqueue with CL_OUT_OF_RESOURCES and says why in the build
  * log; once it can, it must read the right pixel. */
@@ -621,6 +694,7 @@ int main(void) {
   test_task_and_null(program);
   test_barriers(program);
   test_math(program);
+  test_division();
   test_unsupported(program);
   test_concurrent_first_enqueue(program);
   test_printf();
