@@ -94,6 +94,9 @@ cc_status cc_local_layout_of(LLVMModuleRef module, LLVMValueRef kernel,
 void cc_local_layout_release(cc_local_layout *layout);
 /* Replaces the uses in `function` of the layout's variables with pointers
  * into wg->local_memory; false if out of memory. */
+/* Whether an instruction uses `value`, directly or through constant
+ * expressions (rewritten ones stay behind unused and do not count). */
+bool cc_used_by_code(LLVMValueRef value);
 bool cc_lower_local_variables(LLVMValueRef function, LLVMValueRef wg,
                               const cc_local_layout *layout);
 

@@ -140,11 +140,29 @@ static LLVMValueRef rebuild(LLVMBuilderRef builder, LLVMValueRef constant,
     case LLVMAddrSpaceCast:
     case LLVMPtrToInt:
     case LLVMIntToPtr:
+    case LLVMTrunc:
       return LLVMBuildCast(builder, opcode, operands[0], LLVMTypeOf(constant),
                            "");
+    /* Address arithmetic, e.g. the distance between two __local objects. */
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMXor:
+    case LLVMShl:
+      return count == 2 ? LLVMBuildBinOp(builder, opcode, operands[0],
+                                         operands[1], "")
+                        : NULL;
     default:
       return NULL;
   }
+}
+
+bool cc_used_by_code(LLVMValueRef value) {
+  for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
+    LLVMValueRef user = LLVMGetUser(use);
+    if (!LLVMIsAConstant(user) || cc_used_by_code(user)) return true;
+  }
+  return false;
 }
 
 /* Replaces `from` by `to` in the instructions of `function`; constant
@@ -171,7 +189,8 @@ static bool replace_in_function(LLVMBuilderRef builder, LLVMValueRef function,
           LLVMSetOperand(user, (unsigned)i, to);
         }
       }
-    } else if (LLVMIsAConstantExpr(user)) {
+    } else if (LLVMIsAConstantExpr(user) && cc_used_by_code(user)) {
+      /* (A rewritten expression stays behind unused: not again.) */
       LLVMValueRef rebuilt = rebuild(builder, user, from, to);
       if (rebuilt) ok = replace_in_function(builder, function, user, rebuilt);
     }

@@ -161,7 +161,7 @@ static cc_status check_supported(LLVMModuleRef module, const char *name,
   }
   for (LLVMValueRef g = LLVMGetFirstGlobal(module); g;
        g = LLVMGetNextGlobal(g)) {
-    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && LLVMGetFirstUse(g)) {
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && cc_used_by_code(g)) {
       return cc_fail(log, cc_error_unsupported,
                      "kernel %s: a use of a __local variable was left in "
                      "the code",

@@ -489,6 +489,36 @@ static void test_division(void) {
   CHECK_CL_SUCCESS(clReleaseProgram(program));
 }
 
+/* __local objects whose addresses are only compared, never accessed (a
+ * constant expression chain in Clang's IR), still get their place. */
+static void test_local_addresses(void) {
+  static const char text[] =
+      "typedef struct { char c; int i; } pair;\n"
+      "kernel void k(global uint *d) {\n"
+      "  local char x[3];\n"
+      "  local pair p;\n"
+      "  d[get_global_id(0)] = (uint)((local uchar *)&x[2] -\n"
+      "                               (local uchar *)x) * 100 +\n"
+      "      (uint)((local uchar *)&p.i - (local uchar *)&p.c);\n"
+      "}\n";
+  enum { n = 32 };
+  static unsigned got[n];
+  cl_program program = cl_test_build(context, device, text, NULL);
+  cl_mem out = buffer(sizeof got, NULL);
+  cl_kernel kernel = kernel_of(program, "k");
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof out, &out));
+  size_t global = n;
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
+                                          NULL, 0, NULL, NULL));
+  read_back(out, sizeof got, got);
+  int wrong = 0;
+  for (int i = 0; i < n; i++) wrong += got[i] != 204;
+  CHECK_INT(0, wrong);
+  CHECK_CL_SUCCESS(clReleaseKernel(kernel));
+  CHECK_CL_SUCCESS(clReleaseMemObject(out));
+  CHECK_CL_SUCCESS(clReleaseProgram(program));
+}
+
 /* A kernel the compiler cannot specialize yet (image builtins today)
  * fails its enqueue with CL_OUT_OF_RESOURCES and says why in the build
  * log; once it can, it must read the right pixel. */
@@ -695,6 +725,7 @@ int main(void) {
   test_barriers(program);
   test_math(program);
   test_division();
+  test_local_addresses();
   test_unsupported(program);
   test_concurrent_first_enqueue(program);
   test_printf();
