@@ -5,8 +5,9 @@
  * Where: $CLMUX_CACHE_DIR, else $XDG_CACHE_HOME/clmux, else
  * $HOME/.cache/clmux (created with mode 0700 on the first put).
  * CLMUX_CACHE=0 turns the cache off; CLMUX_CACHE_MAX_SIZE (bytes, or with
- * a K/M/G suffix; default 256M) bounds it: after a put that leaves the
- * directory larger, the least recently used entries are removed.
+ * a K/M/G suffix; default 256M) bounds it: at a process's first put and
+ * then whenever its puts have added 1/16 of the bound, the least recently
+ * used entries are removed until the directory fits.
  *
  * An entry is one file named by the SHA-256 of its key, holding that hash,
  * the key's length and the SHA-256 of the payload: a collision, a truncated

@@ -145,6 +145,21 @@ bool cc_cache_get(const char *directory, const cc_cache_key *key,
 /* Unique among threads (counter) and processes (pid) at once. */
 static atomic_uint_fast64_t temp_counter;
 
+/* Trimming reads every entry's metadata, which costs seconds in a folder
+ * of tens of thousands of entries: trim at a process's first put, then
+ * each time its puts have added a sixteenth of the bound. */
+static bool trim_due(size_t stored) {
+  static atomic_bool trimmed_once;
+  static _Atomic uint64_t since_trim;
+  uint64_t limit = cc_cache_size_limit();
+  uint64_t total = atomic_fetch_add(&since_trim, stored) + stored;
+  if (!atomic_exchange(&trimmed_once, true) || total > limit / 16) {
+    atomic_store(&since_trim, 0);
+    return true;
+  }
+  return false;
+}
+
 bool cc_cache_put(const char *directory, const cc_cache_key *key,
                   const void *bytes, size_t size) {
   if (cc_cache_disabled() || (uint64_t)size > MAX_PAYLOAD) return false;
@@ -182,7 +197,9 @@ bool cc_cache_put(const char *directory, const cc_cache_key *key,
   }
   free(path);
   free(temp);
-  if (stored) cc_cache_trim(directory, cc_cache_size_limit());
+  if (stored && trim_due(size)) {
+    cc_cache_trim(directory, cc_cache_size_limit());
+  }
   free(own);
   return stored;
 }
