@@ -23,6 +23,7 @@
 #define CLMUX_COMPILER_CODEGEN_H
 
 #include <llvm-c/Core.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -104,6 +105,10 @@ cc_status cc_codegen_work_group(LLVMModuleRef source, const char *name,
 cc_status cc_codegen_split(LLVMModuleRef source, const char *const *names,
                            uint32_t count, LLVMModuleRef *modules,
                            cc_log *log);
+
+/* Whether codegen itself lowers the builtin of that mangled name (the
+ * work-item functions, fences, barriers): no library needs to define it. */
+bool cc_codegen_lowers(const char *name);
 
 /* ---- The host target -------------------------------------------------- */
 

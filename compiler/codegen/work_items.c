@@ -37,13 +37,20 @@ static const struct {
     {"_Z15write_mem_fencej", query_fence},
 };
 
-static work_item_query query_of(LLVMValueRef inst) {
-  if (!LLVMIsACallInst(inst)) return query_none;
-  const char *name = cc_callee_name(inst);
+static work_item_query query_named(const char *name) {
   for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
     if (strcmp(name, queries[i].mangled) == 0) return queries[i].query;
   }
   return query_none;
+}
+
+static work_item_query query_of(LLVMValueRef inst) {
+  if (!LLVMIsACallInst(inst)) return query_none;
+  return query_named(cc_callee_name(inst));
+}
+
+bool cc_codegen_lowers(const char *name) {
+  return query_named(name) != query_none || cc_is_barrier_name(name);
 }
 
 typedef struct lowering {

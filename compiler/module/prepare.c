@@ -14,19 +14,6 @@
 #include "printf_lower.h"
 #endif
 
-/* Lowered by codegen itself from the work-group state. */
-static bool codegen_handles(const char *name) {
-  static const char *const handled[] = {
-      "_Z13get_global_idj",   "_Z12get_local_idj",   "_Z12get_group_idj",
-      "_Z15get_global_sizej", "_Z14get_local_sizej", "_Z14get_num_groupsj",
-      "_Z17get_global_offsetj", "_Z12get_work_dimv", "_Z9mem_fencej",
-      "_Z14read_mem_fencej",  "_Z15write_mem_fencej", "_Z7barrierj"};
-  for (size_t i = 0; i < sizeof handled / sizeof *handled; i++) {
-    if (strcmp(name, handled[i]) == 0) return true;
-  }
-  return false;
-}
-
 /* A declaration the loader cannot satisfy: an OpenCL builtin (mangled)
  * that neither codegen nor the library defines. */
 static bool missing_builtin(LLVMValueRef function) {
@@ -34,7 +21,7 @@ static bool missing_builtin(LLVMValueRef function) {
   size_t length = 0;
   const char *name = LLVMGetValueName2(function, &length);
   return strncmp(name, "_Z", 2) == 0 && strncmp(name, "_ZGV", 4) != 0 &&
-         !codegen_handles(name);
+         !cc_codegen_lowers(name);
 }
 
 cc_module_result cc_prepare_executable(LLVMModuleRef llvm, cc_text *log) {

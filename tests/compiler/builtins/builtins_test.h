@@ -15,6 +15,7 @@
 #ifndef CLMUX_TESTS_BUILTINS_TEST_H
 #define CLMUX_TESTS_BUILTINS_TEST_H
 
+#include <llvm-c/IRReader.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -68,14 +69,33 @@ static inline LLVMModuleRef bt_compile(const char *source,
   return module;
 }
 
-/* An executable of kernels `names` specialized for local size
- * (local_x, 1, 1), or NULL after a failed check. If `optimized` is not
- * NULL it receives the optimized module (the caller disposes of it). */
-static inline mux_executable_t bt_build(const char *source,
-                                        const char *const *names,
-                                        uint32_t count, uint32_t local_x,
-                                        LLVMModuleRef *optimized) {
-  LLVMModuleRef module = bt_compile(source, NULL);
+/* A module from LLVM IR text (kernels written in IR, e.g. for doubles the
+ * front-end does not enable yet) with the builtin library linked in. */
+static inline LLVMModuleRef bt_parse_ir(const char *text) {
+  LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(
+      text, strlen(text), "kernels.ll");
+  LLVMModuleRef module = NULL;
+  char *error = NULL;
+  if (LLVMParseIRInContext(bt_context, buffer, &module, &error)) {
+    fprintf(stderr, "IR: %s\n", error);
+    exit(1);
+  }
+  cc_log log = {""};
+  if (cc_builtins_link(module, &log) != cc_success) {
+    fprintf(stderr, "cc_builtins_link: %s\n", log.text);
+    exit(1);
+  }
+  return module;
+}
+
+/* An executable of kernels `names` of `module` (disposed of) specialized
+ * for local size (local_x, 1, 1), or NULL after a failed check. If
+ * `optimized` is not NULL it receives the optimized module (the caller
+ * disposes of it). */
+static inline mux_executable_t bt_build_module(LLVMModuleRef module,
+                                               const char *const *names,
+                                               uint32_t count, uint32_t local_x,
+                                               LLVMModuleRef *optimized) {
   cc_kernel_request *requests = calloc(count, sizeof *requests);
   REQUIRE(requests);
   for (uint32_t i = 0; i < count; i++) {
@@ -102,6 +122,15 @@ static inline mux_executable_t bt_build(const char *source,
   free(binary);
   CHECK_SUCCESS(result);
   return result == mux_success ? executable : NULL;
+}
+
+/* The same from OpenCL C source. */
+static inline mux_executable_t bt_build(const char *source,
+                                        const char *const *names,
+                                        uint32_t count, uint32_t local_x,
+                                        LLVMModuleRef *optimized) {
+  return bt_build_module(bt_compile(source, NULL), names, count, local_x,
+                         optimized);
 }
 
 static inline void bt_executable_destroy(mux_executable_t executable) {

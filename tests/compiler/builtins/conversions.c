@@ -375,40 +375,17 @@ static int no_sat(int k) { (void)k; return 0; }
 
 static void check_double(void) {
   char *text = double_ir();
-  LLVMMemoryBufferRef buffer =
-      LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "double.ll");
+  LLVMModuleRef module = bt_parse_ir(text);
   free(text);
-  LLVMModuleRef module = NULL;
-  char *error = NULL;
-  if (LLVMParseIRInContext(bt_context, buffer, &module, &error)) {
-    fprintf(stderr, "IR: %s\n", error);
-    REQUIRE(0);
-  }
-  cc_log log = {""};
-  REQUIRE(cc_builtins_link(module, &log) == cc_success);
-  cc_kernel_request requests[1 + TYPES];
-  char names[1 + TYPES][32];
+  const char *names[1 + TYPES];
+  char storage[1 + TYPES][32];
   for (int k = 0; k <= TYPES; k++) {
-    if (k == 0) snprintf(names[k], 32, "from_double");
-    else snprintf(names[k], 32, "to_double_%s", types[k - 1].name);
-    requests[k].name = names[k];
-    requests[k].local_size[0] = LOCAL;
-    requests[k].local_size[1] = requests[k].local_size[2] = 1;
+    if (k == 0) snprintf(storage[k], 32, "from_double");
+    else snprintf(storage[k], 32, "to_double_%s", types[k - 1].name);
+    names[k] = storage[k];
   }
-  uint8_t *binary = NULL;
-  size_t size = 0;
-  cc_status status = cc_codegen_build(bt_target, module, requests, 1 + TYPES,
-                                      &binary, &size, NULL, &log);
-  LLVMDisposeModule(module);
-  CHECK_INT(cc_success, status);
-  if (status != cc_success) {
-    fprintf(stderr, "cc_codegen_build: %s\n", log.text);
-    return;
-  }
-  mux_executable_t exe = NULL;
-  CHECK_SUCCESS(muxCreateExecutable(bt_device, binary, size, mux_test_allocator, &exe));
-  free(binary);
-  REQUIRE(exe);
+  mux_executable_t exe = bt_build_module(module, names, 1 + TYPES, LOCAL, NULL);
+  if (!exe) return;
   int failures = 0, checked = 0;
   uint8_t in[N * 8];
   fill_inputs(&double_type, in);

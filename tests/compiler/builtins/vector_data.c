@@ -388,28 +388,10 @@ static const char *double_ir =
     "  ret void\n}\n";
 
 static void check_half_double(void) {
-  LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-      double_ir, strlen(double_ir), "double.ll");
-  LLVMModuleRef module = NULL;
-  char *error = NULL;
-  if (LLVMParseIRInContext(bt_context, buffer, &module, &error)) {
-    fprintf(stderr, "IR: %s\n", error);
-    REQUIRE(0);
-  }
-  cc_log log = {""};
-  REQUIRE(cc_builtins_link(module, &log) == cc_success);
-  cc_kernel_request request = {"store_double", {LOCAL, 1, 1}};
-  uint8_t *binary = NULL;
-  size_t size = 0;
-  cc_status status = cc_codegen_build(bt_target, module, &request, 1, &binary,
-                                      &size, NULL, &log);
-  LLVMDisposeModule(module);
-  CHECK_INT(cc_success, status);
-  if (status != cc_success) return;
-  mux_executable_t exe = NULL;
-  CHECK_SUCCESS(muxCreateExecutable(bt_device, binary, size, mux_test_allocator, &exe));
-  free(binary);
-  REQUIRE(exe);
+  static const char *const names[] = {"store_double"};
+  mux_executable_t exe = bt_build_module(bt_parse_ir(double_ir), names, 1,
+                                         LOCAL, NULL);
+  if (!exe) return;
   /* the float inputs widened, plus doubles between floats (where rounding
    * through float would round twice) and beyond float's range */
   static float f[FLOATS];

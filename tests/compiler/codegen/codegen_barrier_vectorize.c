@@ -11,21 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bitcode.h"
 #include "check.h"
 #include "codegen.h"
-
-static LLVMModuleRef load_bitcode(LLVMContextRef context, const char *path) {
-  LLVMMemoryBufferRef buffer = NULL;
-  char *message = NULL;
-  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &message)) {
-    fprintf(stderr, "cannot read %s: %s\n", path, message);
-    exit(1);
-  }
-  LLVMModuleRef module = NULL;
-  REQUIRE(!LLVMParseBitcodeInContext2(context, buffer, &module));
-  LLVMDisposeMemoryBuffer(buffer);
-  return module;
-}
 
 /* How many lines of `text` hold both `a` and `b`. */
 static int lines_with(const char *text, const char *a, const char *b) {

@@ -11,21 +11,9 @@
 #include <string.h>
 
 #include "binary_format.h"
+#include "bitcode.h"
 #include "check.h"
 #include "codegen.h"
-
-static LLVMModuleRef load_bitcode(LLVMContextRef context, const char *path) {
-  LLVMMemoryBufferRef buffer = NULL;
-  char *message = NULL;
-  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &message)) {
-    fprintf(stderr, "cannot read %s: %s\n", path, message);
-    exit(1);
-  }
-  LLVMModuleRef module = NULL;
-  REQUIRE(!LLVMParseBitcodeInContext2(context, buffer, &module));
-  LLVMDisposeMemoryBuffer(buffer);
-  return module;
-}
 
 static void test_layout(LLVMModuleRef args) {
   cc_kernel_info info;

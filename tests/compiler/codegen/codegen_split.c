@@ -11,23 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bitcode.h"
 #include "check.h"
 #include "codegen.h"
 
 enum { max_kernels = 64 };
-
-static LLVMModuleRef load_bitcode(LLVMContextRef context, const char *path) {
-  LLVMMemoryBufferRef buffer = NULL;
-  char *message = NULL;
-  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &message)) {
-    fprintf(stderr, "cannot read %s: %s\n", path, message);
-    exit(1);
-  }
-  LLVMModuleRef module = NULL;
-  REQUIRE(!LLVMParseBitcodeInContext2(context, buffer, &module));
-  LLVMDisposeMemoryBuffer(buffer);
-  return module;
-}
 
 static bool is_kernel(LLVMValueRef f) {
   return !LLVMIsDeclaration(f) &&

@@ -4,29 +4,14 @@
 #ifndef CLMUX_TESTS_CODEGEN_TEST_H
 #define CLMUX_TESTS_CODEGEN_TEST_H
 
-#include <llvm-c/BitReader.h>
 #include <string.h>
 
+#include "bitcode.h"
 #include "codegen.h"
 #include "mux_test.h"
 
 static mux_device_t device;
 static mux_queue_t queue;
-
-/* The module of a .bc file built by Clang at build time. */
-static inline LLVMModuleRef load_bitcode(LLVMContextRef context,
-                                         const char *path) {
-  LLVMMemoryBufferRef buffer = NULL;
-  char *message = NULL;
-  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &message)) {
-    fprintf(stderr, "cannot read %s: %s\n", path, message);
-    exit(1);
-  }
-  LLVMModuleRef module = NULL;
-  REQUIRE(!LLVMParseBitcodeInContext2(context, buffer, &module));
-  LLVMDisposeMemoryBuffer(buffer);
-  return module;
-}
 
 /* A loaded executable holding the requested kernels, or NULL (reported). */
 static inline mux_executable_t build_executable(

@@ -10,21 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bitcode.h"
 #include "check.h"
 #include "codegen.h"
-
-static LLVMModuleRef load_bitcode(LLVMContextRef context, const char *path) {
-  LLVMMemoryBufferRef buffer = NULL;
-  char *message = NULL;
-  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &message)) {
-    fprintf(stderr, "cannot read %s: %s\n", path, message);
-    exit(1);
-  }
-  LLVMModuleRef module = NULL;
-  REQUIRE(!LLVMParseBitcodeInContext2(context, buffer, &module));
-  LLVMDisposeMemoryBuffer(buffer);
-  return module;
-}
 
 /* A line of `assembly` adds packed floats in a `registers` register. */
 static bool has_add(const char *assembly, const char *registers) {
