@@ -17,14 +17,30 @@
  * also on the include path for <...> and for headers in sub-folders. */
 #define CC_VIRTUAL_DIR "/clmux-in-memory"
 #define CC_SOURCE_PATH CC_VIRTUAL_DIR "/input.cl"
+/* Included before the source; outside the user's include path. */
+#define CC_PRELUDE_PATH "/clmux-prelude/prelude.h"
+
+/* Declarations Clang's builtin tables lack for 1.2: ctz is OpenCL C 2.0,
+ * but PoCL offers it to 1.2 kernels and the CTS tests it on 1.2 devices
+ * (the builtin library defines it). */
+static const char cc_prelude[] =
+    "#define __CLMUX_CTZ1(T) T __attribute__((overloadable, const)) ctz(T);\n"
+    "#define __CLMUX_CTZ(T) __CLMUX_CTZ1(T) __CLMUX_CTZ1(T##2) "
+    "__CLMUX_CTZ1(T##3) __CLMUX_CTZ1(T##4) __CLMUX_CTZ1(T##8) "
+    "__CLMUX_CTZ1(T##16)\n"
+    "__CLMUX_CTZ(char) __CLMUX_CTZ(uchar) __CLMUX_CTZ(short) "
+    "__CLMUX_CTZ(ushort) __CLMUX_CTZ(int) __CLMUX_CTZ(uint) "
+    "__CLMUX_CTZ(long) __CLMUX_CTZ(ulong)\n"
+    "#undef __CLMUX_CTZ\n#undef __CLMUX_CTZ1\n";
 
 /* The language extensions the CPU device supports (the required 1.2
- * ones); Clang's x86 default would enable many the device lacks. */
+ * ones and doubles); Clang's x86 default would enable many the device
+ * lacks. */
 #define CC_EXTENSIONS                                                      \
   "-cl-ext=-all,+cl_khr_global_int32_base_atomics,"                       \
   "+cl_khr_global_int32_extended_atomics,"                                \
   "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics," \
-  "+cl_khr_byte_addressable_store"
+  "+cl_khr_byte_addressable_store,+cl_khr_fp64"
 
 /* Fixed arguments before the user's. Clang defines __ENDIAN_LITTLE__ and
  * CL_VERSION_1_x itself, but for x86 neither __OPENCL_VERSION__ (the
@@ -44,6 +60,7 @@ static const char *const cc_fixed_args[] = {
     "-internal-isystem", CC_CLANG_RESOURCE_DIR "/include",
     "-resource-dir", CC_CLANG_RESOURCE_DIR,
     "-I", CC_VIRTUAL_DIR,
+    "-include", CC_PRELUDE_PATH,
 };
 
 static char *cc_strdup(const char *text) {
@@ -112,7 +129,8 @@ static cc_frontend_result cc_compile_here(LLVMContextRef context,
   /* fixed, -cl-std=, user options, "-x", "cl", the source */
   size_t num_args = num_fixed + 1 + parsed.num_args + 3;
   const char **args = malloc(num_args * sizeof(*args));
-  cc_shim_file *files = calloc(num_headers + 1, sizeof(*files));
+  /* the source, the headers, the prelude */
+  cc_shim_file *files = calloc(num_headers + 2, sizeof(*files));
   char *std_arg = malloc(strlen("-cl-std=") + strlen(parsed.cl_std) + 1);
   if (!args || !files || !std_arg) goto done;
   strcpy(std_arg, "-cl-std=");
@@ -133,7 +151,11 @@ static cc_frontend_result cc_compile_here(LLVMContextRef context,
     goto done;
   }
 
-  switch (cc_shim_compile(context, args, n, files, num_headers + 1,
+  files[num_headers + 1].path = CC_PRELUDE_PATH;
+  files[num_headers + 1].text = cc_prelude;
+  files[num_headers + 1].length = sizeof cc_prelude - 1;
+
+  switch (cc_shim_compile(context, args, n, files, num_headers + 2,
                           out_module, &log)) {
     case CC_SHIM_SUCCESS:
       result = CC_FRONTEND_SUCCESS;

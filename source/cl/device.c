@@ -84,7 +84,7 @@ static char *builtin_kernel_names(const char *declarations) {
   return names;
 }
 
-static cl_device_fp_config single_fp_config(uint32_t capabilities) {
+static cl_device_fp_config fp_config(uint32_t capabilities) {
   cl_device_fp_config config = 0;
   if (capabilities & mux_floating_point_capabilities_denorm) {
     config |= CL_FP_DENORM;
@@ -173,14 +173,15 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       break;
     /* Platform extensions must be a subset of these. The five OpenCL C
      * 1.2 requires are implemented by the builtin library (atomics) and
-     * the target (byte stores); the front-end enables exactly these. */
+     * the target (byte stores), doubles by the library's double forms;
+     * the front-end enables exactly these. */
     case CL_DEVICE_EXTENSIONS:
       string =
           "cl_khr_icd cl_khr_global_int32_base_atomics "
           "cl_khr_global_int32_extended_atomics "
           "cl_khr_local_int32_base_atomics "
           "cl_khr_local_int32_extended_atomics "
-          "cl_khr_byte_addressable_store";
+          "cl_khr_byte_addressable_store cl_khr_fp64";
       break;
     case CL_DEVICE_AVAILABLE:
       BOOL(true);
@@ -257,7 +258,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       UINT(preferred / 4);
       break;
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
-      UINT(0);
+      UINT(preferred / 8);
       break;
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
       UINT(0);
@@ -278,18 +279,19 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       UINT(native / 4);
       break;
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
-      UINT(0);
+      UINT(native / 8);
       break;
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
       UINT(0);
       break;
 
-    /* Floating point: cl_khr_fp64 waits for the compiler. */
+    /* Floating point; doubles (cl_khr_fp64) have the full set 1.2 asks
+     * of them: FMA, every rounding mode, INF/NaN and denormals. */
     case CL_DEVICE_SINGLE_FP_CONFIG:
-      BITS(single_fp_config(info->float_capabilities));
+      BITS(fp_config(info->float_capabilities));
       break;
     case CL_DEVICE_DOUBLE_FP_CONFIG:
-      BITS(0);
+      BITS(fp_config(info->double_capabilities));
       break;
 
     /* Memory. */

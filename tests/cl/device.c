@@ -179,14 +179,15 @@ static void check_values(cl_platform_id platform) {
   CHECK(group >= 1);
   for (int d = 0; d < 3; d++) CHECK(sizes[d] >= 1 && sizes[d] <= group);
 
-  /* Vector widths follow the element size; no half, no double yet. */
+  /* Vector widths follow the element size; doubles (cl_khr_fp64) too, no
+   * half. */
   cl_uint pchar = info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR);
   CHECK(pchar >= 1);
   CHECK_INT(pchar / 2, info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT));
   CHECK_INT(pchar / 4, info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT));
   CHECK_INT(pchar / 8, info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG));
   CHECK_INT(pchar / 4, info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT));
-  CHECK_INT(0, info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE));
+  CHECK_INT(pchar / 8, info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE));
   CHECK_INT(0, info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF));
   cl_uint nchar = info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR);
   CHECK(nchar >= 1);
@@ -194,7 +195,7 @@ static void check_values(cl_platform_id platform) {
   CHECK_INT(nchar / 4, info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_INT));
   CHECK_INT(nchar / 8, info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG));
   CHECK_INT(nchar / 4, info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT));
-  CHECK_INT(0, info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE));
+  CHECK_INT(nchar / 8, info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE));
   CHECK_INT(0, info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF));
 
   CHECK(info_uint(CL_DEVICE_MAX_CLOCK_FREQUENCY) >= 1);
@@ -239,7 +240,14 @@ static void check_values(cl_platform_id platform) {
         (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN));
   CHECK((single & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) == 0);
   CHECK((single & CL_FP_SOFT_FLOAT) == 0);
-  CHECK_INT(0, info_bits(CL_DEVICE_DOUBLE_FP_CONFIG));
+  /* cl_khr_fp64 requires at least these of doubles (1.2 section 4.2). */
+  const cl_bitfield double_minimum = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST |
+                                     CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF |
+                                     CL_FP_INF_NAN | CL_FP_DENORM;
+  CHECK_INT(double_minimum,
+            info_bits(CL_DEVICE_DOUBLE_FP_CONFIG) & double_minimum);
+  CHECK(info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE) >= 1);
+  CHECK(info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE) >= 1);
 
   /* Capabilities. */
   CHECK(info_size(CL_DEVICE_PROFILING_TIMER_RESOLUTION) >= 1);
@@ -287,7 +295,7 @@ static void check_values(cl_platform_id platform) {
   for (size_t i = 0; i < sizeof required / sizeof *required; i++) {
     CHECK(strstr(extensions, required[i]) != NULL);
   }
-  CHECK(strstr(extensions, "cl_khr_fp64") == NULL);
+  CHECK(strstr(extensions, "cl_khr_fp64") != NULL);
   CHECK(strstr(extensions, "cl_khr_fp16") == NULL);
   /* Built-in kernels: names only, ';'-separated. */
   const char *kernels = info_string(CL_DEVICE_BUILT_IN_KERNELS);

@@ -19,6 +19,9 @@
 /* M(type) for the float scalar and every float vector type. */
 #define CLMUX_EACH_FLOATN(M) \
   M(float) M(float2) M(float3) M(float4) M(float8) M(float16)
+/* ... and for double (cl_khr_fp64). */
+#define CLMUX_EACH_DOUBLEN(M) \
+  M(double) M(double2) M(double3) M(double4) M(double8) M(double16)
 
 /* ---- Vector forms from scalar forms ------------------------------------ */
 

@@ -24,16 +24,20 @@
   CLMUX_OVL T fmax(T x, T y) { return __builtin_elementwise_max(x, y); }    \
   CLMUX_OVL T fmin(T x, T y) { return __builtin_elementwise_min(x, y); }
 CLMUX_EACH_FLOATN(EXACT)
+CLMUX_EACH_DOUBLEN(EXACT)
 
-#define EXACT_WITH_SCALAR(N)                                                \
-  CLMUX_OVL float##N fmax(float##N x, float y) {                            \
-    return __builtin_elementwise_max(x, (float##N)(y));                     \
+#define EXACT_WITH_SCALAR(T, N)                                             \
+  CLMUX_OVL T##N fmax(T##N x, T y) {                                        \
+    return __builtin_elementwise_max(x, (T##N)(y));                         \
   }                                                                         \
-  CLMUX_OVL float##N fmin(float##N x, float y) {                            \
-    return __builtin_elementwise_min(x, (float##N)(y));                     \
+  CLMUX_OVL T##N fmin(T##N x, T y) {                                        \
+    return __builtin_elementwise_min(x, (T##N)(y));                         \
   }
-EXACT_WITH_SCALAR(2)
-EXACT_WITH_SCALAR(3)
-EXACT_WITH_SCALAR(4)
-EXACT_WITH_SCALAR(8)
-EXACT_WITH_SCALAR(16)
+#define EXACT_WITH_SCALAR_ALL(T)                                            \
+  EXACT_WITH_SCALAR(T, 2)                                                   \
+  EXACT_WITH_SCALAR(T, 3)                                                   \
+  EXACT_WITH_SCALAR(T, 4)                                                   \
+  EXACT_WITH_SCALAR(T, 8)                                                   \
+  EXACT_WITH_SCALAR(T, 16)
+EXACT_WITH_SCALAR_ALL(float)
+EXACT_WITH_SCALAR_ALL(double)

@@ -101,11 +101,21 @@ CLMUX_OVL float remainder(float x, float y) {
 }
 CLMUX_SPLIT_2(float, remainder, float, float)
 
-/* libm leaves the quotient unwritten for NaN results: give it 0 then. */
+/* The remainder is libm's (exact). OpenCL wants 7 low bits of the
+ * quotient, libm gives 3: |x| reduced modulo 128|y| (fmod, exact) keeps
+ * the quotient modulo 128, and the reduced quotient k <= 128 is
+ * a / |y| - remainder(a, |y|) / |y| to far better than 1/2 (the
+ * difference a - remainder could overflow). NaN results give 0. */
 CLMUX_OVL float remquo(float x, float y, int *quo) {
-  int quotient = 0;
-  float result = __builtin_remquof(x, y, &quotient);
-  *quo = quotient;
+  float result = __builtin_remainderf(x, y);
+  float ax = __builtin_fabsf(x), ay = __builtin_fabsf(y);
+  float reduced =
+      ay > FLT_MAX / 128.0f ? ax : __builtin_fmodf(ax, 128.0f * ay);
+  float k = __builtin_rintf(reduced / ay -
+                              __builtin_remainderf(reduced, ay) / ay);
+  int bits = (int)k & 127;
+  bool negative = __builtin_signbit(x) != __builtin_signbit(y);
+  *quo = __builtin_isnan(result) ? 0 : negative ? -bits : bits;
   return result;
 }
 CLMUX_OVL float remquo(float x, float y, __global int *quo) {

@@ -16,10 +16,13 @@ CLMUX_OVL float powr(float x, float y) {
 }
 CLMUX_SPLIT_2(float, powr, float, float)
 
-/* pow with an integer exponent; the exponent's parity (not that of its
- * float rounding) decides the sign. */
+/* pow with an integer exponent, in double: every int is a double (as a
+ * float exponent it would round), and the double result rounds once. The
+ * exponent's parity decides the sign. */
+double Sleef_pow_u10(double, double) CLMUX_PURE;
 CLMUX_OVL float pown(float x, int n) {
-  float magnitude = pow(__builtin_fabsf(x), (float)n);
+  float magnitude =
+      (float)Sleef_pow_u10((double)__builtin_fabsf(x), (double)n);
   return (n & 1) ? __builtin_copysignf(magnitude, x) : magnitude;
 }
 CLMUX_SPLIT_2(float, pown, float, int)

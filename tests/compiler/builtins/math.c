@@ -99,9 +99,18 @@ static double ref_sincos(double x, double *c) {
 static double ref_frexp(double x, int *e) { return frexpf((float)x, e); }
 static double ref_lgamma_r(double x, int *sign) { return lgamma_r(x, sign); }
 static float remquo_y; /* the second argument of the element being checked */
+/* The remainder from libm (exact); the quotient's 7 low bits (OpenCL's
+ * minimum; glibc gives 3) from |x| mod 128|y| in double, where 128|y|
+ * and the reduction are exact and the division is far better than 1/2.
+ * NaN results give 0. */
 static double ref_remquo(double x, int *quo) {
-  *quo = 0;
-  return remquof((float)x, remquo_y, quo);
+  int ignored = 0;
+  float remainder_value = remquof((float)x, remquo_y, &ignored);
+  double ax = fabs(x), ay = fabs((double)remquo_y);
+  int bits = (int)rint(fmod(ax, 128.0 * ay) / ay) & 127;
+  *quo = isnan(remainder_value) ? 0
+         : !signbit(x) != !signbit(remquo_y) ? -bits : bits;
+  return remainder_value;
 }
 
 /* ---- The table ----------------------------------------------------------- */

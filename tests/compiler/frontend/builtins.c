@@ -63,12 +63,36 @@ int main(void) {
   LLVMDisposeModule(module);
   free(log);
 
-  /* double needs cl_khr_fp64, which the device does not offer yet. */
-  const char *dbl = "kernel void k(global double *d) { d[0] = 1.0; }\n";
-  CHECK_INT(CC_FRONTEND_COMPILE_FAILED,
+  /* Doubles are a 1.2 optional core feature the device offers
+   * (cl_khr_fp64, its macro defined, double builtins declared); half
+   * arithmetic (cl_khr_fp16) is not offered. */
+  const char *dbl =
+      "#ifndef cl_khr_fp64\n#error no fp64\n#endif\n"
+      "kernel void k(global double *d) { d[0] = exp(d[1]) + 1.0; }\n";
+  CHECK_INT(CC_FRONTEND_SUCCESS,
             cc_compile_opencl_c(context, dbl, strlen(dbl), NULL, NULL, 0,
                                 &module, &log));
-  CHECK(log && strstr(log, "double"));
+  CHECK(module && LLVMGetNamedFunction(module, "_Z3expd") != NULL);
+  if (module) LLVMDisposeModule(module);
+  free(log);
+  /* ctz (OpenCL C 2.0) is declared for 1.2 kernels too, every width. */
+  const char *ctz =
+      "kernel void k(global uint4 *u, global char *c) {\n"
+      "  u[0] = ctz(u[1]); c[0] = ctz(c[1]);\n}\n";
+  module = NULL;
+  CHECK_INT(CC_FRONTEND_SUCCESS,
+            cc_compile_opencl_c(context, ctz, strlen(ctz), "-cl-std=CL1.2",
+                                NULL, 0, &module, &log));
+  CHECK(module && LLVMGetNamedFunction(module, "_Z3ctzDv4_j") != NULL);
+  CHECK(module && LLVMGetNamedFunction(module, "_Z3ctzc") != NULL);
+  if (module) LLVMDisposeModule(module);
+  free(log);
+  const char *hlf = "kernel void k(global half *h) { h[0] = h[1] + h[2]; }\n";
+  module = NULL;
+  CHECK_INT(CC_FRONTEND_COMPILE_FAILED,
+            cc_compile_opencl_c(context, hlf, strlen(hlf), NULL, NULL, 0,
+                                &module, &log));
+  CHECK(log && strstr(log, "half"));
   free(log);
   LLVMContextDispose(context);
   return check_finish();
