@@ -4,7 +4,7 @@
  * 16M floats through Mux (best of 5; printed, not asserted), beside a
  * kernel of one multiply-add for scale. Last, every math, common and
  * geometric function but remainder and remquo (libm calls) must leave a
- * work-item loop calling it vectorized.
+ * work-item loop calling it vectorized, in float and in double.
  * Set CLMUX_BUILTINS_DUMP=1 to print the optimized IR. */
 #include <time.h>
 
@@ -38,27 +38,33 @@ static int calls(LLVMModuleRef module, const char *callee) {
 }
 
 /* Whether the optimized module of a kernel calling `call` (a format with
- * the function's name) over a float array works on float vectors. */
-static int vectorizes(const char *call, const char *function) {
-  char source_text[512], expression[128];
+ * the function's name) over a `type` (float or double) array works on
+ * vectors of it. */
+static int vectorizes(const char *type, const char *call,
+                      const char *function) {
+  char source_text[640], expression[128];
   snprintf(expression, sizeof expression, call, function);
   snprintf(source_text, sizeof source_text,
-           "kernel void k(global const float *a, global const int *n,\n"
-           "              global float *r, global float *p, global int *q) {\n"
+           "kernel void k(global const %s *a, global const int *n,\n"
+           "              global %s *r, global %s *p, global int *q) {\n"
            "  size_t i = get_global_id(0);\n"
            "  r[i] = %s;\n"
-           "}\n", expression);
+           "}\n", type, type, type, expression);
   const char *name = "k";
   LLVMModuleRef optimized = NULL;
   mux_executable_t exe = bt_build(source_text, &name, 1, LOCAL, &optimized);
   if (!optimized) return 0;
   char *text = LLVMPrintModuleToString(optimized);
-  int vector = strstr(text, "<16 x float>") || strstr(text, "<8 x float>") ||
-               strstr(text, "<4 x float>");
+  char wide[32];
+  int vector = 0;
+  for (unsigned lanes = 2; lanes <= 16; lanes *= 2) {
+    snprintf(wide, sizeof wide, "<%u x %s>", lanes, type);
+    vector = vector || strstr(text, wide);
+  }
   LLVMDisposeMessage(text);
   LLVMDisposeModule(optimized);
   bt_executable_destroy(exe);
-  if (!vector) fprintf(stderr, "%s stays scalar\n", expression);
+  if (!vector) fprintf(stderr, "%s (%s) stays scalar\n", expression, type);
   return vector;
 }
 
@@ -75,26 +81,36 @@ static const char *const binary[] = {
     "maxmag", "minmag", "nextafter", "pow", "powr", "max", "min", "step",
     "distance", "dot", "half_divide", "native_powr"};
 
-static void check_functions_vectorize(void) {
+/* half_*, native_* and fast_* have no double forms. */
+static int has_form(const char *type, const char *function) {
+  return strcmp(type, "double") != 0 ||
+         (strncmp(function, "half_", 5) != 0 &&
+          strncmp(function, "native_", 7) != 0 &&
+          strncmp(function, "fast_", 5) != 0);
+}
+
+static void check_functions_vectorize(const char *type) {
   for (size_t i = 0; i < sizeof unary / sizeof *unary; i++) {
-    CHECK(vectorizes("%s(a[i])", unary[i]));
+    if (has_form(type, unary[i]))
+      CHECK(vectorizes(type, "%s(a[i])", unary[i]));
   }
   for (size_t i = 0; i < sizeof binary / sizeof *binary; i++) {
-    CHECK(vectorizes("%s(a[i], a[i + 1])", binary[i]));
+    if (has_form(type, binary[i]))
+      CHECK(vectorizes(type, "%s(a[i], a[i + 1])", binary[i]));
   }
-  CHECK(vectorizes("%s(a[i], a[i + 1], a[i + 2])", "fma"));
-  CHECK(vectorizes("%s(a[i], a[i + 1], a[i + 2])", "mad"));
-  CHECK(vectorizes("%s(a[i], a[i + 1], a[i + 2])", "clamp"));
-  CHECK(vectorizes("%s(a[i], a[i + 1], a[i + 2])", "mix"));
-  CHECK(vectorizes("%s(a[i], a[i + 1], a[i + 2])", "smoothstep"));
-  CHECK(vectorizes("%s(a[i], n[i])", "ldexp"));
-  CHECK(vectorizes("%s(a[i], n[i])", "pown"));
-  CHECK(vectorizes("%s(a[i], n[i])", "rootn"));
-  CHECK(vectorizes("%s(a[i], p + i)", "fract"));
-  CHECK(vectorizes("%s(a[i], p + i)", "modf"));
-  CHECK(vectorizes("%s(a[i], p + i)", "sincos"));
-  CHECK(vectorizes("%s(a[i], q + i)", "frexp"));
-  CHECK(vectorizes("%s(a[i], q + i)", "lgamma_r"));
+  static const char *const ternary[] = {"fma", "mad", "clamp", "mix",
+                                        "smoothstep"};
+  for (size_t i = 0; i < sizeof ternary / sizeof *ternary; i++) {
+    CHECK(vectorizes(type, "%s(a[i], a[i + 1], a[i + 2])", ternary[i]));
+  }
+  CHECK(vectorizes(type, "%s(a[i], n[i])", "ldexp"));
+  CHECK(vectorizes(type, "%s(a[i], n[i])", "pown"));
+  CHECK(vectorizes(type, "%s(a[i], n[i])", "rootn"));
+  CHECK(vectorizes(type, "%s(a[i], p + i)", "fract"));
+  CHECK(vectorizes(type, "%s(a[i], p + i)", "modf"));
+  CHECK(vectorizes(type, "%s(a[i], p + i)", "sincos"));
+  CHECK(vectorizes(type, "%s(a[i], q + i)", "frexp"));
+  CHECK(vectorizes(type, "%s(a[i], q + i)", "lgamma_r"));
 }
 
 static double seconds(void) {
@@ -165,6 +181,7 @@ int main(void) {
   bt_buffer_destroy(&b);
   free(in);
   free(out);
-  check_functions_vectorize();
+  check_functions_vectorize("float");
+  check_functions_vectorize("double");
   return bt_finish();
 }
