@@ -104,6 +104,7 @@ typedef struct cpu_image {
   struct mux_image_s base;
   cpu_memory *memory;
   uint8_t *data;
+  cpu_image_view view; /* what kernels see; complete once bound */
 } cpu_image;
 
 /* Bytes per pixel of a format, or 0 if the target does not know it. */

@@ -82,6 +82,19 @@ mux_result_t cpuCreateImage(mux_device_t device, mux_image_type_e type,
   image->base.row_size = row;
   image->base.slice_size = slice;
   image->base.tiling = mux_image_tiling_linear;
+  cpu_image_view *view = &image->view;
+  view->row_pitch = row;
+  view->slice_pitch = slice;
+  view->width = width;
+  view->height = (uint32_t)h;
+  view->depth = (uint32_t)d;
+  view->array_size = array_layers;
+  view->channel_order = (uint32_t)format & 0xffffu;
+  view->channel_type = (uint32_t)format >> 16;
+  view->pixel_size = pixel_size;
+  view->dimensions = type == mux_image_type_1d   ? 1
+                     : type == mux_image_type_2d ? 2
+                                                 : 3;
   *out_image = &image->base;
   return mux_success;
 }
@@ -99,6 +112,7 @@ mux_result_t cpuBindImageMemory(mux_device_t device, mux_memory_t memory,
   cpu_image *cpu = (cpu_image *)image;
   cpu->memory = (cpu_memory *)memory;
   cpu->data = (uint8_t *)(uintptr_t)memory->handle + offset;
+  cpu->view.data = cpu->data;
   return mux_success;
 }
 

@@ -56,7 +56,7 @@ static cpu_device *kernel_device(const cpu_kernel *kernel) {
 static size_t descriptor_arg_size(const mux_descriptor_info_t *descriptor) {
   switch (descriptor->type) {
     case mux_descriptor_info_type_sampler:
-      return sizeof(uint32_t);
+      return sizeof(uint64_t);
     case mux_descriptor_info_type_plain_old_data:
       return descriptor->plain_old_data_descriptor.length;
     case mux_descriptor_info_type_plain_old_embedded_data:
@@ -153,13 +153,13 @@ static void descriptor_pack(uint8_t *slot,
       break;
     }
     case mux_descriptor_info_type_image:
-      pointer = descriptor->image_descriptor.image;
+      pointer = &((cpu_image *)descriptor->image_descriptor.image)->view;
       break;
     case mux_descriptor_info_type_custom_buffer:
       pointer = descriptor->custom_buffer_descriptor.data;
       break;
     case mux_descriptor_info_type_sampler: {
-      uint32_t bits = sampler_bits(descriptor->sampler_descriptor.sampler);
+      uint64_t bits = sampler_bits(descriptor->sampler_descriptor.sampler);
       memcpy(slot, &bits, sizeof bits);
       return;
     }

@@ -12,8 +12,9 @@
  *   buffer              void *  (memory + bind offset + descriptor offset)
  *   null buffer         void *  (NULL)
  *   shared local buffer void *  (into the worker's local memory)
- *   image               const cpu_image * (source/mux/cpu/cpu.h)
- *   sampler             uint32_t (cpu_sampler_bits below)
+ *   image               const cpu_image_view * (below)
+ *   sampler             uint64_t (cpu_sampler_bits below; pointer-sized,
+ *                       as OpenCL C passes sampler_t as a pointer)
  *   plain old data,
  *   embedded data       the bytes themselves
  *   custom buffer       void *  (the descriptor's data pointer)
@@ -53,6 +54,24 @@ typedef struct cpu_work_group {
 
 typedef void (*cpu_work_group_fn)(const uint8_t *args,
                                   const cpu_work_group *wg);
+
+/* What a kernel sees of an image argument, read by the builtin library's
+ * image functions (compiler/builtins/image/, which mirrors this layout):
+ * pixel (x, y, z) is at data + x * pixel_size + y * row_pitch +
+ * z * slice_pitch, the layers of a 1D array in y, of a 2D array in z. */
+typedef struct cpu_image_view {
+  uint8_t *data;
+  uint64_t row_pitch;   /* bytes */
+  uint64_t slice_pitch; /* bytes */
+  uint32_t width;       /* pixels; height and depth are 1 where the type */
+  uint32_t height;      /* has none */
+  uint32_t depth;
+  uint32_t array_size;    /* layers of an array image, else 0 */
+  uint32_t channel_order; /* CL_R, CL_RGBA, ... (cl.h values) */
+  uint32_t channel_type;  /* CL_UNORM_INT8, CL_FLOAT, ... */
+  uint32_t pixel_size;    /* bytes */
+  uint32_t dimensions;    /* 1, 2 or 3 (arrays: of one layer) */
+} cpu_image_view;
 
 /* Sampler bits as OpenCL C's CLK_* constants encode them, so a sampler
  * argument reaches the kernel in the form the language uses. */
