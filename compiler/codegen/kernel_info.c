@@ -40,18 +40,6 @@ static LLVMValueRef function_metadata_operand(LLVMValueRef function,
   return operand;
 }
 
-/* Images and samplers need the image support of a later step. */
-static bool is_image_or_sampler(LLVMValueRef function, unsigned index) {
-  LLVMValueRef type =
-      function_metadata_operand(function, "kernel_arg_type", index);
-  if (!type) return false;
-  unsigned length = 0;
-  const char *text = LLVMGetMDString(type, &length);
-  if (!text) return false;
-  return (length >= 5 && strncmp(text, "image", 5) == 0) ||
-         (length == 9 && strncmp(text, "sampler_t", 9) == 0);
-}
-
 cc_status cc_codegen_kernel_info(LLVMModuleRef module, const char *name,
                                  cc_kernel_info *info, cc_log *log) {
   memset(info, 0, sizeof *info);
@@ -74,13 +62,6 @@ cc_status cc_codegen_kernel_info(LLVMModuleRef module, const char *name,
     cc_arg_layout *arg = &info->args[i];
     LLVMAttributeRef byval = LLVMGetEnumAttributeAtIndex(
         function, (LLVMAttributeIndex)(i + 1), byval_kind);
-    if (is_image_or_sampler(function, i)) {
-      cc_kernel_info_release(info);
-      return cc_fail(log, cc_error_unsupported,
-                     "kernel %s: image and sampler arguments are not "
-                     "supported yet",
-                     name);
-    }
     if (byval) {
       arg->kind = cc_arg_value;
       arg->size =

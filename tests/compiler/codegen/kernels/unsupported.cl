@@ -1,6 +1,6 @@
 /* Kernels at the edge of what codegen takes: barriers (also through a
- * helper) and kernel-scope __local variables, which it compiles, and image
- * arguments, which it still refuses. `fine` has none of them. */
+ * helper), kernel-scope __local variables and image arguments, which it
+ * all compiles. `fine` has none of them. */
 kernel void with_barrier(global int *out) {
   out[get_global_id(0)] = 1;
   barrier(CLK_GLOBAL_MEM_FENCE);
