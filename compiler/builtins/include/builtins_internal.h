@@ -135,4 +135,39 @@
 #define CLMUX_ALL_PTR(R, F, A, P) \
   CLMUX_SPLIT_PTR(R, F, A, P) CLMUX_PTR_SPACES(R, F, A, P)
 
+/* remquo's __global and __local scalar forms and every vector form in
+ * every address space, from the private scalar T remquo(T, T, int *). */
+#define CLMUX_REMQUO_SCALAR_SPACE(T, SPACE)                                 \
+  CLMUX_OVL T remquo(T x, T y, SPACE int *quo) {                            \
+    int q;                                                                  \
+    T r = remquo(x, y, &q);                                                 \
+    *quo = q;                                                               \
+    return r;                                                               \
+  }
+#define CLMUX_REMQUO_HALVES(T, N, H, SPACE)                                 \
+  CLMUX_OVL T##N remquo(T##N x, T##N y, SPACE int##N *quo) {                \
+    int##H a, b;                                                            \
+    T##N r = (T##N)(remquo(x.lo, y.lo, &a), remquo(x.hi, y.hi, &b));        \
+    *quo = (int##N)(a, b);                                                  \
+    return r;                                                               \
+  }
+#define CLMUX_REMQUO_VECTORS(T, SPACE)                                      \
+  CLMUX_REMQUO_HALVES(T, 2, , SPACE)                                        \
+  CLMUX_REMQUO_HALVES(T, 4, 2, SPACE)                                       \
+  CLMUX_REMQUO_HALVES(T, 8, 4, SPACE)                                       \
+  CLMUX_REMQUO_HALVES(T, 16, 8, SPACE)                                      \
+  CLMUX_OVL T##3 remquo(T##3 x, T##3 y, SPACE int3 *quo) {                  \
+    int a, b, c;                                                            \
+    T##3 r = (T##3)(remquo(x.s0, y.s0, &a), remquo(x.s1, y.s1, &b),         \
+                    remquo(x.s2, y.s2, &c));                                \
+    *quo = (int3)(a, b, c);                                                 \
+    return r;                                                               \
+  }
+#define CLMUX_REMQUO_FORMS(T)                                               \
+  CLMUX_REMQUO_SCALAR_SPACE(T, __global)                                    \
+  CLMUX_REMQUO_SCALAR_SPACE(T, __local)                                     \
+  CLMUX_REMQUO_VECTORS(T, )                                                 \
+  CLMUX_REMQUO_VECTORS(T, __global)                                         \
+  CLMUX_REMQUO_VECTORS(T, __local)
+
 #endif /* CLMUX_BUILTINS_INTERNAL_H */

@@ -132,41 +132,7 @@ CLMUX_OVL double remquo(double x, double y, int *quo) {
   *quo = __builtin_isnan(result) ? 0 : negative ? -bits : bits;
   return result;
 }
-CLMUX_OVL double remquo(double x, double y, __global int *quo) {
-  int q;
-  double r = remquo(x, y, &q);
-  *quo = q;
-  return r;
-}
-CLMUX_OVL double remquo(double x, double y, __local int *quo) {
-  int q;
-  double r = remquo(x, y, &q);
-  *quo = q;
-  return r;
-}
-#define REMQUO_VECTOR(N, H, SPACE)                                          \
-  CLMUX_OVL double##N remquo(double##N x, double##N y, SPACE int##N *quo) { \
-    int##H a, b;                                                            \
-    double##N r =                                                           \
-        (double##N)(remquo(x.lo, y.lo, &a), remquo(x.hi, y.hi, &b));       \
-    *quo = (int##N)(a, b);                                                  \
-    return r;                                                               \
-  }
-#define REMQUO_SPACE(SPACE)                                                 \
-  REMQUO_VECTOR(2, , SPACE)                                                 \
-  REMQUO_VECTOR(4, 2, SPACE)                                                \
-  REMQUO_VECTOR(8, 4, SPACE)                                                \
-  REMQUO_VECTOR(16, 8, SPACE)                                               \
-  CLMUX_OVL double3 remquo(double3 x, double3 y, SPACE int3 *quo) {         \
-    int a, b, c;                                                            \
-    double3 r = (double3)(remquo(x.s0, y.s0, &a), remquo(x.s1, y.s1, &b),   \
-                          remquo(x.s2, y.s2, &c));                          \
-    *quo = (int3)(a, b, c);                                                 \
-    return r;                                                               \
-  }
-REMQUO_SPACE()
-REMQUO_SPACE(__global)
-REMQUO_SPACE(__local)
+CLMUX_REMQUO_FORMS(double)
 
 CLMUX_OVL double fdim(double x, double y) {
   if (__builtin_isnan(x) || __builtin_isnan(y)) return x + y;
