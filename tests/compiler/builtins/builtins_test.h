@@ -18,6 +18,7 @@
 #include <llvm-c/IRReader.h>
 #include <float.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -137,6 +138,23 @@ static inline void bt_executable_destroy(mux_executable_t executable) {
   if (executable) {
     muxDestroyExecutable(bt_device, executable, mux_test_allocator);
   }
+}
+
+/* ---- Kernel source built piece by piece ------------------------------- */
+
+static char bt_source[1 << 20];
+static size_t bt_source_length; /* set to 0 to start a new source */
+
+static inline void bt_emit(const char *format, ...)
+    __attribute__((format(printf, 1, 2)));
+static inline void bt_emit(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  bt_source_length +=
+      (size_t)vsnprintf(bt_source + bt_source_length,
+                        sizeof bt_source - bt_source_length, format, args);
+  va_end(args);
+  REQUIRE(bt_source_length < sizeof bt_source);
 }
 
 /* ---- Buffers and arguments ---------------------------------------------- */

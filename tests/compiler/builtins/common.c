@@ -54,19 +54,6 @@ static const common_case cases[] = {
 };
 #define CASES (sizeof cases / sizeof *cases)
 
-static char source[1 << 16];
-static size_t source_length;
-
-static void emit(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static void emit(const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  source_length += (size_t)vsnprintf(source + source_length,
-                                     sizeof source - source_length, format, args);
-  va_end(args);
-  REQUIRE(source_length < sizeof source);
-}
-
 /* Argument k of kernel width w: a vector load, or element i*w alone. */
 static void argument(char *out, size_t size, const common_case *c, int k,
                      int w) {
@@ -83,17 +70,17 @@ static void argument(char *out, size_t size, const common_case *c, int k,
 static void kernel_for(const common_case *c, size_t index, int w) {
   char args[3][96];
   for (int k = 0; k < 3; k++) argument(args[k], sizeof args[k], c, k, w);
-  emit("kernel void k%d_%zu(global const float *a, global const float *b, "
+  bt_emit("kernel void k%d_%zu(global const float *a, global const float *b, "
        "global const float *c, global float *r) {\n"
        "  size_t i = get_global_id(0);\n"
        "  float%s v = %s(%s%s%s%s%s);\n",
        w, index, w == 1 ? "" : w == 3 ? "3" : "16", c->name, args[0],
        c->args > 1 ? ", " : "", c->args > 1 ? args[1] : "",
        c->args > 2 ? ", " : "", c->args > 2 ? args[2] : "");
-  if (w == 1) emit("  r[i] = v;\n");
-  if (w == 3) emit("  r[3*i] = v.s0; r[3*i+1] = v.s1; r[3*i+2] = v.s2;\n");
-  if (w == 16) emit("  ((global float16 *)r)[i] = v;\n");
-  emit("}\n");
+  if (w == 1) bt_emit("  r[i] = v;\n");
+  if (w == 3) bt_emit("  r[3*i] = v.s0; r[3*i+1] = v.s1; r[3*i+2] = v.s2;\n");
+  if (w == 16) bt_emit("  ((global float16 *)r)[i] = v;\n");
+  bt_emit("}\n");
 }
 
 static float in[3][COUNT], out[COUNT];
@@ -149,7 +136,7 @@ int main(void) {
   for (int k = 0; k < 4; k++) buffers[k] = bt_buffer_create(NULL, COUNT * 4);
   for (size_t n = 0; n < CASES; n++) {
     const common_case *c = &cases[n];
-    source_length = 0;
+    bt_source_length = 0;
     const char *names[3];
     char name_text[3][32];
     for (int j = 0; j < 3; j++) {
@@ -157,7 +144,7 @@ int main(void) {
       snprintf(name_text[j], sizeof name_text[j], "k%d_%zu", widths[j], n);
       names[j] = name_text[j];
     }
-    mux_executable_t exe = bt_build(source, names, 3, LOCAL, NULL);
+    mux_executable_t exe = bt_build(bt_source, names, 3, LOCAL, NULL);
     if (!exe) continue;
     make_inputs(c, (uint32_t)n + 1);
     for (int k = 0; k < 3; k++) bt_buffer_write(&buffers[k], in[k]);

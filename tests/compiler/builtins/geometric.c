@@ -26,19 +26,6 @@ static const geometric_case cases[] = {
 };
 #define CASES (sizeof cases / sizeof *cases)
 
-static char source[1 << 16];
-static size_t source_length;
-
-static void emit(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static void emit(const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  source_length += (size_t)vsnprintf(source + source_length,
-                                     sizeof source - source_length, format, args);
-  va_end(args);
-  REQUIRE(source_length < sizeof source);
-}
-
 static void load(char *out, size_t size, const char *p, int n) {
   if (n == 1) snprintf(out, size, "%s[i]", p);
   if (n == 2) snprintf(out, size, "(float2)(%s[2*i], %s[2*i+1])", p, p);
@@ -53,17 +40,17 @@ static void kernel_for(const geometric_case *c, int n) {
   int two = c->kind == SCALAR_OF_2 || c->kind == VECTOR_OF_2;
   int vector = c->kind == VECTOR_OF_1 || c->kind == VECTOR_OF_2;
   const char *type = n == 1 ? "float" : n == 2 ? "float2" : n == 3 ? "float3" : "float4";
-  emit("kernel void k%d_%s(global const float *a, global const float *b, "
+  bt_emit("kernel void k%d_%s(global const float *a, global const float *b, "
        "global float *r) {\n  size_t i = get_global_id(0);\n"
        "  %s v = %s(%s%s%s);\n",
        n, c->name, vector ? type : "float", c->name, a, two ? ", " : "", two ? b : "");
   if (!vector || n == 1) {
-    emit("  r[i * %d] = v;\n", vector ? n : 1);
+    bt_emit("  r[i * %d] = v;\n", vector ? n : 1);
   } else {
     static const char *const lanes[] = {"x", "y", "z", "w"};
-    for (int k = 0; k < n; k++) emit("  r[%d*i+%d] = v.%s;\n", n, k, lanes[k]);
+    for (int k = 0; k < n; k++) bt_emit("  r[%d*i+%d] = v.%s;\n", n, k, lanes[k]);
   }
-  emit("}\n");
+  bt_emit("}\n");
 }
 
 /* ---- References ----------------------------------------------------------- */
@@ -160,7 +147,7 @@ int main(void) {
   mux_descriptor_info_t args[3] = {bt_buffer_arg(&a), bt_buffer_arg(&b), bt_buffer_arg(&r)};
   for (size_t n = 0; n < CASES; n++) {
     const geometric_case *c = &cases[n];
-    source_length = 0;
+    bt_source_length = 0;
     const char *names[4];
     char name_text[4][48];
     int count = 0, widths[4];
@@ -171,7 +158,7 @@ int main(void) {
       names[count] = name_text[count];
       widths[count++] = w;
     }
-    mux_executable_t exe = bt_build(source, names, (uint32_t)count, LOCAL, NULL);
+    mux_executable_t exe = bt_build(bt_source, names, (uint32_t)count, LOCAL, NULL);
     if (!exe) continue;
     for (int j = 0; j < count; j++) {
       int w = widths[j];

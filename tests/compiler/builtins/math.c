@@ -182,19 +182,6 @@ static const math_case cases[] = {
 
 /* ---- Kernel source ------------------------------------------------------- */
 
-static char source[1 << 20];
-static size_t source_length;
-
-static void emit(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static void emit(const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  source_length += (size_t)vsnprintf(source + source_length,
-                                     sizeof source - source_length, format, args);
-  va_end(args);
-  REQUIRE(source_length < sizeof source);
-}
-
 /* Loads element group i of `p` (type T) as a value of width w. */
 static void load(char *out, size_t size, const char *T, const char *p, int w) {
   if (w == 1) snprintf(out, size, "%s[i]", p);
@@ -207,11 +194,11 @@ static const char *suffix(int w) { return w == 1 ? "" : w == 3 ? "3" : "16"; }
 
 /* Stores the value named v (element type T) of width w into `p`. */
 static void store(const char *p, const char *v, int w, const char *T) {
-  if (w == 1) emit("  %s[i] = %s;\n", p, v);
+  if (w == 1) bt_emit("  %s[i] = %s;\n", p, v);
   if (w == 3)
-    emit("  %s[3*i] = %s.s0; %s[3*i+1] = %s.s1; %s[3*i+2] = %s.s2;\n", p, v,
+    bt_emit("  %s[3*i] = %s.s0; %s[3*i+1] = %s.s1; %s[3*i+2] = %s.s2;\n", p, v,
          p, v, p, v);
-  if (w == 16) emit("  ((global %s16 *)%s)[i] = %s;\n", T, p, v);
+  if (w == 16) bt_emit("  ((global %s16 *)%s)[i] = %s;\n", T, p, v);
 }
 
 static void kernel_for(const math_case *c, int w) {
@@ -223,29 +210,29 @@ static void kernel_for(const math_case *c, int w) {
   const char *ptype = c->kind == F_F_PI || c->kind == F_FF_PI ? "int" : "float";
   char ab[300];
   snprintf(ab, sizeof ab, c->kind == F_FF_PI ? "%s, %s" : "%s", a, b);
-  emit("kernel void k%d_%s(global const float *a, global const %s *b, "
+  bt_emit("kernel void k%d_%s(global const float *a, global const %s *b, "
        "global const float *c, global float *r, global %s *p) {\n"
        "  size_t i = get_global_id(0);\n",
        w, c->name, c->kind == F_FI ? "int" : "float", ptype);
   switch (c->kind) {
-    case F_F: emit("  float%s v = %s(%s);\n", s, c->name, a); break;
+    case F_F: bt_emit("  float%s v = %s(%s);\n", s, c->name, a); break;
     case F_FF:
-    case F_FI: emit("  float%s v = %s(%s, %s);\n", s, c->name, a, b); break;
-    case F_FFF: emit("  float%s v = %s(%s, %s, %s);\n", s, c->name, a, b, d); break;
+    case F_FI: bt_emit("  float%s v = %s(%s, %s);\n", s, c->name, a, b); break;
+    case F_FFF: bt_emit("  float%s v = %s(%s, %s, %s);\n", s, c->name, a, b, d); break;
     case F_F_PF:
     case F_F_PI:
     case F_FF_PI:
       if (w == 3) { /* private pointer */
-        emit("  %s3 q; float3 v = %s(%s, &q);\n", ptype, c->name, ab);
+        bt_emit("  %s3 q; float3 v = %s(%s, &q);\n", ptype, c->name, ab);
         store("p", "q", 3, ptype);
       } else { /* global pointer */
-        emit("  float%s v = %s(%s, (global %s%s *)p + i);\n", s, c->name, ab,
+        bt_emit("  float%s v = %s(%s, (global %s%s *)p + i);\n", s, c->name, ab,
              ptype, s);
       }
       break;
   }
   store("r", "v", w, "float");
-  emit("}\n");
+  bt_emit("}\n");
 }
 
 /* ---- Inputs and checks --------------------------------------------------- */
@@ -499,7 +486,7 @@ int main(void) {
     const char *names[PER_PROGRAM * 3];
     char name_text[PER_PROGRAM * 3][64];
     uint32_t count = 0;
-    source_length = 0;
+    bt_source_length = 0;
     for (size_t k = first; k < last; k++) {
       for (int j = 0; j < 3; j++, count++) {
         kernel_for(&cases[k], widths[j]);
@@ -507,7 +494,7 @@ int main(void) {
         names[count] = name_text[count];
       }
     }
-    mux_executable_t exe = bt_build(source, names, count, LOCAL, NULL);
+    mux_executable_t exe = bt_build(bt_source, names, count, LOCAL, NULL);
     if (!exe) continue;
     for (size_t k = first; k < last; k++) {
       make_inputs(&cases[k], (uint32_t)k + 1);

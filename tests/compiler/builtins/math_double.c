@@ -95,22 +95,9 @@ static double random_double(uint64_t *state, double range, size_t i) {
 
 /* ---- Kernel source ---------------------------------------------------- */
 
-static char source[1 << 20];
-static size_t source_length;
-
-static void emit(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static void emit(const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  source_length += (size_t)vsnprintf(source + source_length,
-                                     sizeof source - source_length, format, args);
-  va_end(args);
-  REQUIRE(source_length < sizeof source);
-}
-
 static void begin_source(void) {
-  source_length = 0;
-  emit("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+  bt_source_length = 0;
+  bt_emit("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
 }
 
 /* Element group i of `p` as a value of width w (vloadn, or p[i]); with
@@ -124,8 +111,8 @@ static void load(char *out, size_t size, const char *p, int w, int scalar) {
 }
 
 static void store(const char *p, const char *v, int w) {
-  if (w == 1) emit("  %s[i] = %s;\n", p, v);
-  else emit("  vstore%d(%s, i, %s);\n", w, v, p);
+  if (w == 1) bt_emit("  %s[i] = %s;\n", p, v);
+  else bt_emit("  vstore%d(%s, i, %s);\n", w, v, p);
 }
 
 static const char *suffix(int w) {
@@ -146,7 +133,7 @@ static mux_executable_t build(const char *const *names, uint32_t count,
   LLVMModuleRef module = NULL;
   char *text = NULL;
   cc_frontend_result result = cc_compile_opencl_c(
-      bt_context, source, source_length, NULL, NULL, 0, &module, &text);
+      bt_context, bt_source, bt_source_length, NULL, NULL, 0, &module, &text);
   if (result != CC_FRONTEND_SUCCESS) {
     fprintf(stderr, "%s: compile failed (%d):\n%s\n", what, (int)result,
             text ? text : "");
@@ -389,7 +376,7 @@ static void math_kernel(const math_case *c, size_t index, int w) {
   load(a, sizeof a, "a", w, 0);
   load(b, sizeof b, "b", w, c->scalar_b);
   load(d, sizeof d, "c", w, 0);
-  emit("kernel void k%d_%zu(global const double *a, global const %s *b, "
+  bt_emit("kernel void k%d_%zu(global const double *a, global const %s *b, "
        "global const double *c, global double *r, global %s *p) {\n"
        "  size_t i = get_global_id(0);\n",
        w, index, int_b ? "int" : "double", ptype);
@@ -400,16 +387,16 @@ static void math_kernel(const math_case *c, size_t index, int w) {
     case D_DDD: snprintf(args, sizeof args, "%s, %s, %s", a, b, d); break;
   }
   if (c->kind >= D_D_PD && w == 3) {
-    emit("  %s3 q;\n  double3 v = %s(%s, &q);\n", ptype, c->name, args);
+    bt_emit("  %s3 q;\n  double3 v = %s(%s, &q);\n", ptype, c->name, args);
     store("p", "q", 3);
   } else if (c->kind >= D_D_PD) {
-    emit("  double%s v = %s(%s, (global %s%s *)p + i);\n", s, c->name, args,
+    bt_emit("  double%s v = %s(%s, (global %s%s *)p + i);\n", s, c->name, args,
          ptype, s);
   } else {
-    emit("  double%s v = %s(%s);\n", s, c->name, args);
+    bt_emit("  double%s v = %s(%s);\n", s, c->name, args);
   }
   store("r", "v", w);
-  emit("}\n");
+  bt_emit("}\n");
 }
 
 static double a_in[COUNT], b_in[COUNT], c_in[COUNT];
@@ -628,14 +615,14 @@ static void run_int_results(void) {
     char a[64], code[64];
     load(a, sizeof a, "a", w, 0);
     load(code, sizeof code, "codes", w, 0);
-    emit("kernel void ints%d(global const double *a, global const ulong *codes,"
+    bt_emit("kernel void ints%d(global const double *a, global const ulong *codes,"
          " global int *e, global double *n) {\n"
          "  size_t i = get_global_id(0);\n"
          "  int%s x = ilogb(%s);\n  double%s y = nan(%s);\n",
          w, suffix(w), a, suffix(w), code);
     store("e", "x", w);
     store("n", "y", w);
-    emit("}\n");
+    bt_emit("}\n");
     snprintf(name_text[j], sizeof name_text[j], "ints%d", w);
     names[j] = name_text[j];
   }
@@ -738,14 +725,14 @@ static void common_kernel(const common_case *c, size_t index, int w) {
   for (int k = 0; k < 3; k++) {
     load(args[k], sizeof args[k], p[k], w, (c->scalar_args >> k) & 1);
   }
-  emit("kernel void c%d_%zu(global const double *a, global const double *b, "
+  bt_emit("kernel void c%d_%zu(global const double *a, global const double *b, "
        "global const double *c, global double *r) {\n"
        "  size_t i = get_global_id(0);\n  double%s v = %s(%s%s%s%s%s);\n",
        w, index, suffix(w), c->name, args[0], c->args > 1 ? ", " : "",
        c->args > 1 ? args[1] : "", c->args > 2 ? ", " : "",
        c->args > 2 ? args[2] : "");
   store("r", "v", w);
-  emit("}\n");
+  bt_emit("}\n");
 }
 
 static double common_in[3][COUNT];
@@ -851,13 +838,13 @@ static void geometric_kernel(geometric_kind kind, int n) {
   load(b, sizeof b, "b", n, 0);
   int two = kind == DOT || kind == DISTANCE || kind == CROSS;
   int vector = kind == NORMALIZE || kind == CROSS;
-  emit("kernel void g%d_%s(global const double *a, global const double *b, "
+  bt_emit("kernel void g%d_%s(global const double *a, global const double *b, "
        "global double *r) {\n  size_t i = get_global_id(0);\n"
        "  double%s v = %s(%s%s%s);\n",
        n, geometric_names[kind], vector ? suffix(n) : "", geometric_names[kind],
        a, two ? ", " : "", two ? b : "");
   store("r", "v", vector ? n : 1);
-  emit("}\n");
+  bt_emit("}\n");
 }
 
 /* Sums of squares in long double cannot overflow or underflow (its
