@@ -80,6 +80,18 @@ static char *canonical_type(const char *clang_name) {
   return cc_module_strdup(clang_name);
 }
 
+/* Whether a canonical type name is one of OpenCL C 1.2's image types
+ * (exactly: a struct may well be called image_something). */
+static bool is_image_type(const char *name) {
+  static const char *const images[] = {"image1d_t",       "image1d_buffer_t",
+                                       "image1d_array_t", "image2d_t",
+                                       "image2d_array_t", "image3d_t"};
+  for (size_t i = 0; i < sizeof images / sizeof *images; i++) {
+    if (strcmp(name, images[i]) == 0) return true;
+  }
+  return false;
+}
+
 static bool has_word(const char *text, const char *word) {
   size_t n = strlen(word);
   for (const char *at = text; (at = strstr(at, word)); at += n) {
@@ -191,6 +203,8 @@ static cc_module_result read_args(LLVMModuleRef llvm, LLVMValueRef function,
   LLVMValueRef spaces = function_node(function, "kernel_arg_addr_space");
   LLVMValueRef access = function_node(function, "kernel_arg_access_qual");
   LLVMValueRef types = function_node(function, "kernel_arg_type");
+  /* Typedefs resolved: what decides an argument's kind. */
+  LLVMValueRef base_types = function_node(function, "kernel_arg_base_type");
   LLVMValueRef quals = function_node(function, "kernel_arg_type_qual");
   LLVMValueRef names = function_node(function, "kernel_arg_name");
   cc_kernel_info info;
@@ -217,10 +231,19 @@ static cc_module_result read_args(LLVMModuleRef llvm, LLVMValueRef function,
                   : strcmp(acc, "write_only") == 0 ? CC_ACCESS_WRITE_ONLY
                   : strcmp(acc, "read_write") == 0 ? CC_ACCESS_READ_WRITE
                                                    : CC_ACCESS_NONE;
-    if (strncmp(arg->type_name, "image", 5) == 0) {
+    char *base = canonical_type(
+        string_operand(base_types ? base_types : types, i));
+    if (!base) {
+      if (status == cc_success) cc_kernel_info_release(&info);
+      return CC_MODULE_OUT_OF_MEMORY;
+    }
+    bool image = is_image_type(base);
+    bool sampler = strcmp(base, "sampler_t") == 0;
+    free(base);
+    if (image) {
       arg->kind = CC_ARG_IMAGE;
       arg->size = 8;
-    } else if (strcmp(arg->type_name, "sampler_t") == 0) {
+    } else if (sampler) {
       arg->kind = CC_ARG_SAMPLER;
       arg->size = 8;
     } else if (status == cc_success) {

@@ -12,6 +12,7 @@ static const char *const source =
     "typedef struct { int a; float b; } pair_t;\n"
     "struct tagged { int x; long y; };\n"
     "typedef unsigned int myuint;\n"
+    "typedef struct { int w; } image_info_t;\n"
     "__attribute__((reqd_work_group_size(8, 2, 1)))\n"
     "__attribute__((vec_type_hint(float4)))\n"
     "kernel void meta(global const unsigned int *restrict a,\n"
@@ -22,7 +23,8 @@ static const char *const source =
     "                 global int *const p2,\n"
     "                 global const volatile int *restrict cvr, myuint mu,\n"
     "                 struct tagged t, unsigned char uc, global void *vp,\n"
-    "                 const global uchar16 *v16, ulong8 l8, char ch) {}\n"
+    "                 const global uchar16 *v16, ulong8 l8, char ch,\n"
+    "                 global image_info_t *info, image_info_t by_value) {}\n"
     "__attribute__((work_group_size_hint(4, 1, 1)))\n"
     "__attribute__((vec_type_hint(uint)))\n"
     "kernel void hint(global int *x) { x[0] = 1; }\n"
@@ -74,6 +76,12 @@ static const expected_arg meta_args[] = {
      CC_ARG_GLOBAL_POINTER, 8},
     {"l8", "ulong8", CC_ADDRESS_PRIVATE, CC_ACCESS_NONE, 0, CC_ARG_VALUE, 64},
     {"ch", "char", CC_ADDRESS_PRIVATE, CC_ACCESS_NONE, 0, CC_ARG_VALUE, 1},
+    /* Named like images, but a pointer and a struct (CTS
+     * kernel_image_methods passes an image_kernel_data *). */
+    {"info", "image_info_t*", CC_ADDRESS_GLOBAL, CC_ACCESS_NONE, 0,
+     CC_ARG_GLOBAL_POINTER, 8},
+    {"by_value", "image_info_t", CC_ADDRESS_PRIVATE, CC_ACCESS_NONE, 0,
+     CC_ARG_VALUE, 4},
 };
 
 static void check_arg(const cc_module_arg *arg, const expected_arg *want) {
