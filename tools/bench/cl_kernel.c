@@ -163,8 +163,16 @@ static cl_program build(const platform *p, const char *source,
 /* Buffers of one run: inputs copied from host, outputs read back. */
 #define MAX_ARGS 8
 typedef struct arg {
-  enum { ARG_IN, ARG_OUT, ARG_FLOAT, ARG_INT, ARG_LOCAL } kind;
-  const void *host; /* ARG_IN: data */
+  enum {
+    ARG_IN,
+    ARG_OUT,
+    ARG_FLOAT,
+    ARG_INT,
+    ARG_LOCAL,
+    ARG_IMAGE_IN, /* 2D CL_RGBA/CL_FLOAT image, one pixel per work-item */
+    ARG_IMAGE_OUT
+  } kind;
+  const void *host; /* ARG_IN, ARG_IMAGE_IN: data */
   size_t size;      /* bytes (ARG_LOCAL: local bytes) */
   float f;
   cl_int i;
@@ -199,6 +207,34 @@ typedef struct measured {
 
 static int runs = 5;
 
+/* A 2D CL_RGBA/CL_FLOAT image of the launch's global size for an
+ * ARG_IMAGE_IN or ARG_IMAGE_OUT. */
+static cl_mem create_image(const platform *p, const bench *b, const arg *x,
+                           cl_int *error) {
+  const cl_image_format format = {CL_RGBA, CL_FLOAT};
+  const cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D,
+                              .image_width = b->global[0],
+                              .image_height = b->global[1]};
+  bool in = x->kind == ARG_IMAGE_IN;
+  return clCreateImage(p->context,
+                       in ? CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR
+                          : CL_MEM_WRITE_ONLY,
+                       &format, &desc, in ? (void *)x->host : NULL, error);
+}
+
+/* Reads an output buffer or image back into `host`. */
+static cl_int read_output(const platform *p, const bench *b, const arg *x,
+                          cl_mem memory, void *host) {
+  if (x->kind == ARG_IMAGE_OUT) {
+    const size_t origin[3] = {0, 0, 0},
+                 region[3] = {b->global[0], b->global[1], 1};
+    return clEnqueueReadImage(p->queue, memory, CL_TRUE, origin, region, 0, 0,
+                              host, 0, NULL, NULL);
+  }
+  return clEnqueueReadBuffer(p->queue, memory, CL_TRUE, 0, x->size, host, 0,
+                             NULL, NULL);
+}
+
 /* Sets the args, launches once (timed as the first launch), then `runs`
  * times; reads back outputs. */
 static measured run_bench(const platform *p, const bench *b) {
@@ -224,6 +260,14 @@ static measured run_bench(const platform *p, const bench *b) {
             x->kind == ARG_IN ? CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR
                               : CL_MEM_WRITE_ONLY,
             x->size, x->kind == ARG_IN ? (void *)x->host : NULL, &error);
+        if (error == CL_SUCCESS) {
+          error =
+              clSetKernelArg(kernel, (cl_uint)a, sizeof(cl_mem), &buffers[a]);
+        }
+        break;
+      case ARG_IMAGE_IN:
+      case ARG_IMAGE_OUT:
+        buffers[a] = create_image(p, b, x, &error);
         if (error == CL_SUCCESS) {
           error =
               clSetKernelArg(kernel, (cl_uint)a, sizeof(cl_mem), &buffers[a]);
@@ -264,11 +308,12 @@ static measured run_bench(const platform *p, const bench *b) {
     qsort(samples + 1, (size_t)runs, sizeof *samples, compare_double);
     m.median_ms = samples[1 + runs / 2];
     for (int a = 0; a < b->arg_count && !failed; a++) {
-      if (b->args[a].kind != ARG_OUT) continue;
+      if (b->args[a].kind != ARG_OUT && b->args[a].kind != ARG_IMAGE_OUT) {
+        continue;
+      }
       outputs[a] = malloc(b->args[a].size);
-      if (!outputs[a] ||
-          clEnqueueReadBuffer(p->queue, buffers[a], CL_TRUE, 0, b->args[a].size,
-                              outputs[a], 0, NULL, NULL) != CL_SUCCESS) {
+      if (!outputs[a] || read_output(p, b, &b->args[a], buffers[a], outputs[a]) !=
+                             CL_SUCCESS) {
         failed = "reading the results";
       }
     }
@@ -553,6 +598,54 @@ static bool check_black_scholes(const bench *b, void *const *outputs) {
   return report_mismatches("call/put", bad, first, got_first, want_first);
 }
 
+static const char blur_source[] =
+    "constant sampler_t nearest_clamped = CLK_NORMALIZED_COORDS_FALSE |\n"
+    "    CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "kernel void box_blur(read_only image2d_t in, write_only image2d_t out) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  float4 sum = 0.0f;\n"
+    "  for (int dy = -1; dy <= 1; dy++) {\n"
+    "    for (int dx = -1; dx <= 1; dx++) {\n"
+    "      sum += read_imagef(in, nearest_clamped, (int2)(x + dx, y + dy));\n"
+    "    }\n"
+    "  }\n"
+    "  write_imagef(out, (int2)(x, y), sum / 9.0f);\n"
+    "}\n";
+
+typedef struct picture {
+  const float *rgba;
+  int width, height;
+} picture;
+
+static bool check_blur(const bench *b, void *const *outputs) {
+  const picture *s = b->state;
+  const float *out = outputs[1];
+  size_t bad = 0, first = 0;
+  double want_first = 0;
+  for (int y = 0; y < s->height; y++) {
+    for (int x = 0; x < s->width; x++) {
+      for (int c = 0; c < 4; c++) {
+        double sum = 0;
+        for (int dy = -1; dy <= 1; dy++) {
+          for (int dx = -1; dx <= 1; dx++) {
+            int i = x + dx < 0 ? 0 : x + dx >= s->width ? s->width - 1 : x + dx;
+            int j = y + dy < 0 ? 0 : y + dy >= s->height ? s->height - 1
+                                                          : y + dy;
+            sum += s->rgba[((size_t)j * s->width + i) * 4 + c];
+          }
+        }
+        size_t at = ((size_t)y * s->width + x) * 4 + c;
+        /* Nine float additions of values in [0,1) and a division. */
+        if (fabs(out[at] - sum / 9) > 1e-6 && !bad++) {
+          first = at;
+          want_first = sum / 9;
+        }
+      }
+    }
+  }
+  return report_mismatches("out", bad, first, out[first], want_first);
+}
+
 /* ---- The build benchmark ------------------------------------------------ */
 
 static const char small_program[] =
@@ -795,6 +888,28 @@ static void run_kernel_benches(size_t divisor) {
   run_everywhere(&b);
   free(a);
   free(bm);
+
+  size_t side = 1024 / (divisor < 16 ? divisor : 16);
+  float *rgba = random_floats(side * side * 4, 0.0f, 1.0f);
+  picture pic = {rgba, (int)side, (int)side};
+  snprintf(label, sizeof label,
+           "box_blur 3x3, %zux%zu RGBA/FLOAT image, nearest, clamp-to-edge",
+           side, side);
+  b = (bench){"box_blur",
+              label,
+              blur_source,
+              2,
+              {side, side},
+              {0, 0},
+              {{ARG_IMAGE_IN, rgba, side * side * 16, 0, 0},
+               {ARG_IMAGE_OUT, NULL, side * side * 16, 0, 0}},
+              2,
+              32.0 * (double)side * (double)side,
+              "GB/s",
+              check_blur,
+              &pic};
+  run_everywhere(&b);
+  free(rgba);
 }
 
 int main(int argc, char **argv) {
