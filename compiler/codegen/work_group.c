@@ -16,16 +16,27 @@
  * with a double underscore). */
 #define BODY_NAME "__clmux_kernel_body"
 
-/* Every helper the kernel calls, at any depth, is inlined into it. */
+/* The builtin library's cold paths (the decoding and encoding of every
+ * image format) stay out of line, so that loops calling them remain small
+ * enough to be unswitched and vectorized on their hot paths. They use no
+ * work-item function, barrier or __local memory. */
+#define COLD_PREFIX "__clmux_cold_"
+
+/* Every other helper the kernel calls, at any depth, is inlined into it. */
 static cc_status inline_helpers(LLVMModuleRef module, LLVMValueRef kernel,
                                 cc_log *log) {
   LLVMContextRef context = LLVMGetModuleContext(module);
   unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  unsigned never = LLVMGetEnumAttributeKindForName("noinline", 8);
   for (LLVMValueRef f = LLVMGetFirstFunction(module); f;
        f = LLVMGetNextFunction(f)) {
     if (f == kernel || LLVMIsDeclaration(f)) continue;
+    size_t length = 0;
+    const char *name = LLVMGetValueName2(f, &length);
+    bool cold = strncmp(name, COLD_PREFIX, strlen(COLD_PREFIX)) == 0;
     LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                            LLVMCreateEnumAttribute(context, always, 0));
+                            LLVMCreateEnumAttribute(context,
+                                                    cold ? never : always, 0));
   }
   return cc_run_passes(module, "always-inline", log);
 }

@@ -40,6 +40,17 @@ CLMUX_IMAGE_VIEW(read_only image3d_t)
 CLMUX_IMAGE_VIEW(write_only image3d_t)
 #undef CLMUX_IMAGE_VIEW
 
+/* Copies *view into *out with loads the optimizer may treat as invariant
+ * (image_handles.ll): image functions work on such a private copy, so a
+ * work-item loop hoists the view and can be unswitched on its format. */
+void __clmux_image_load_view(const __global clmux_image_view *view,
+                             clmux_image_view *out);
+
+/* Declares `name`, a copy of `image`'s view. */
+#define CLMUX_OPEN_VIEW(name, image)                                        \
+  clmux_image_view name;                                                    \
+  __clmux_image_load_view(__clmux_image_view(image), &name)
+
 /* The sampler's CLK_NORMALIZED_COORDS_*, CLK_ADDRESS_* and CLK_FILTER_*
  * bits. */
 uint __clmux_sampler_bits(sampler_t sampler);

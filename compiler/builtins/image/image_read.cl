@@ -8,7 +8,7 @@
 
 #include "image_internal.h"
 
-typedef const __global clmux_image_view *image_view;
+typedef const clmux_image_view *image_view;
 
 #define ADDRESS_MASK 0xEu
 #define FLOAT_ONE_BITS 0x3f800000 /* as_int(1.0f) */
@@ -108,21 +108,34 @@ static int4 border_color(uint order, int one) {
   return (int4)(0, 0, 0, opaque ? one : 0);
 }
 
+/* The pixel at p as read_imagef (`as_float`, float bits) or
+ * read_imagei/ui return it: every format's decoding, kept out of line
+ * (codegen inlines no __clmux_cold_* function) so that a work-item loop
+ * reading an image stays small enough to be unswitched on the image's
+ * format and vectorized on the CL_RGBA/CL_FLOAT path. */
+int4 __clmux_cold_decode(const __global uchar *p, uint order, uint type,
+                         bool as_float);
+int4 __clmux_cold_decode(const __global uchar *p, uint order, uint type,
+                         bool as_float) {
+  int4 m = load_channels(p, type, order);
+  if (as_float) m = as_int4(channels_to_float(type, m));
+  return to_rgba(order, m, as_float ? FLOAT_ONE_BITS : 1);
+}
+
 /* Pixel (x, y, z) as read_imagef (`as_float`, float bits) or
  * read_imagei/ui return it, or the border colour if not `inside`. */
 static int4 texel(image_view v, bool inside, int x, int y, int z,
                   bool as_float) {
-  int one = as_float ? FLOAT_ONE_BITS : 1;
-  if (!inside) return border_color(v->channel_order, one);
+  if (!inside) {
+    return border_color(v->channel_order, as_float ? FLOAT_ONE_BITS : 1);
+  }
   const __global uchar *p = v->data + (ulong)x * v->pixel_size +
                             (ulong)y * v->row_pitch +
                             (ulong)z * v->slice_pitch;
   if (v->channel_order == CLK_RGBA && v->channel_type == CLK_FLOAT) {
     return vload4(0, (const __global int *)p);
   }
-  int4 m = load_channels(p, v->channel_type, v->channel_order);
-  if (as_float) m = as_int4(channels_to_float(v->channel_type, m));
-  return to_rgba(v->channel_order, m, one);
+  return __clmux_cold_decode(p, v->channel_order, v->channel_type, as_float);
 }
 
 static float4 texel_f(image_view v, bool inside, int x, int y, int z) {
@@ -132,6 +145,14 @@ static float4 texel_f(image_view v, bool inside, int x, int y, int z) {
 /* ---- Addressing (section 8.2) ------------------------------------------- */
 
 static bool within(int i, uint size) { return (uint)i < size; }
+
+/* Whether texel (i, j, k), addressed by `sampler`, lies within extents
+ * w x h x d: always after CLAMP_TO_EDGE's integer clamp (said outright,
+ * so that such reads compile without a border branch). */
+static bool inside(uint sampler, int i, int w, int j, int h, int k, int d) {
+  return (sampler & ADDRESS_MASK) == CLK_ADDRESS_CLAMP_TO_EDGE ||
+         (within(i, w) && within(j, h) && within(k, d));
+}
 
 /* floor()ed coordinates as indices; NaN and huge values land far outside
  * any image (the border) without overflowing. */
@@ -227,11 +248,11 @@ static int4 sample_1d(image_view v, uint sampler, float s, int row,
   int w = (int)v->width;
   if (!(as_float && linear(sampler))) {
     int i = address_nearest(s, w, sampler);
-    return texel(v, within(i, w), i, row, 0, as_float);
+    return texel(v, inside(sampler, i, w, 0, 1, 0, 1), i, row, 0, as_float);
   }
   linear_taps a = address_linear(s, w, sampler);
-  float4 t0 = texel_f(v, within(a.i0, w), a.i0, row, 0);
-  float4 t1 = texel_f(v, within(a.i1, w), a.i1, row, 0);
+  float4 t0 = texel_f(v, inside(sampler, a.i0, w, 0, 1, 0, 1), a.i0, row, 0);
+  float4 t1 = texel_f(v, inside(sampler, a.i1, w, 0, 1, 0, 1), a.i1, row, 0);
   return as_int4((1.0f - a.weight) * t0 + a.weight * t1);
 }
 
@@ -242,16 +263,18 @@ static int4 sample_2d(image_view v, uint sampler, float2 st, int slice,
   if (!(as_float && linear(sampler))) {
     int i = address_nearest(st.x, w, sampler);
     int j = address_nearest(st.y, h, sampler);
-    return texel(v, within(i, w) && within(j, h), i, j, slice, as_float);
+    return texel(v, inside(sampler, i, w, j, h, 0, 1), i, j, slice, as_float);
   }
   linear_taps a = address_linear(st.x, w, sampler);
   linear_taps b = address_linear(st.y, h, sampler);
-  bool i0 = within(a.i0, w), i1 = within(a.i1, w);
-  bool j0 = within(b.i0, h), j1 = within(b.i1, h);
-  float4 t00 = texel_f(v, i0 && j0, a.i0, b.i0, slice);
-  float4 t10 = texel_f(v, i1 && j0, a.i1, b.i0, slice);
-  float4 t01 = texel_f(v, i0 && j1, a.i0, b.i1, slice);
-  float4 t11 = texel_f(v, i1 && j1, a.i1, b.i1, slice);
+  float4 t00 = texel_f(v, inside(sampler, a.i0, w, b.i0, h, 0, 1), a.i0, b.i0,
+                       slice);
+  float4 t10 = texel_f(v, inside(sampler, a.i1, w, b.i0, h, 0, 1), a.i1, b.i0,
+                       slice);
+  float4 t01 = texel_f(v, inside(sampler, a.i0, w, b.i1, h, 0, 1), a.i0, b.i1,
+                       slice);
+  float4 t11 = texel_f(v, inside(sampler, a.i1, w, b.i1, h, 0, 1), a.i1, b.i1,
+                       slice);
   float wa = a.weight, wb = b.weight;
   return as_int4((1.0f - wa) * (1.0f - wb) * t00 + wa * (1.0f - wb) * t10 +
                  (1.0f - wa) * wb * t01 + wa * wb * t11);
@@ -264,8 +287,7 @@ static int4 sample_3d(image_view v, uint sampler, float4 str, bool as_float) {
     int i = address_nearest(str.x, w, sampler);
     int j = address_nearest(str.y, h, sampler);
     int k = address_nearest(str.z, d, sampler);
-    return texel(v, within(i, w) && within(j, h) && within(k, d), i, j, k,
-                 as_float);
+    return texel(v, inside(sampler, i, w, j, h, k, d), i, j, k, as_float);
   }
   linear_taps a = address_linear(str.x, w, sampler);
   linear_taps b = address_linear(str.y, h, sampler);
@@ -277,8 +299,7 @@ static int4 sample_3d(image_view v, uint sampler, float4 str, bool as_float) {
     float weight = (n & 1 ? a.weight : 1.0f - a.weight) *
                    (n & 2 ? b.weight : 1.0f - b.weight) *
                    (n & 4 ? c.weight : 1.0f - c.weight);
-    bool inside = within(i, w) && within(j, h) && within(k, d);
-    sum += weight * texel_f(v, inside, i, j, k);
+    sum += weight * texel_f(v, inside(sampler, i, w, j, h, k, d), i, j, k);
   }
   return as_int4(sum);
 }
@@ -290,8 +311,7 @@ static int4 load_3d(image_view v, uint sampler, int x, int y, int z,
   int w = (int)v->width, h = (int)v->height, d = (int)v->depth;
   int i = address_int(x, w, sampler), j = address_int(y, h, sampler);
   int k = address_int(z, d, sampler);
-  return texel(v, within(i, w) && within(j, h) && within(k, d), i, j, k,
-               as_float);
+  return texel(v, inside(sampler, i, w, j, h, k, d), i, j, k, as_float);
 }
 
 /* The same for an array's layer `layer` (already clamped): of a 1D array
@@ -300,81 +320,91 @@ static int4 load_1d_layer(image_view v, uint sampler, int x, int layer,
                           bool as_float) {
   int w = (int)v->width;
   int i = address_int(x, w, sampler);
-  return texel(v, within(i, w), i, layer, 0, as_float);
+  return texel(v, inside(sampler, i, w, 0, 1, 0, 1), i, layer, 0, as_float);
 }
 
 static int4 load_2d_layer(image_view v, uint sampler, int2 xy, int layer,
                           bool as_float) {
   int w = (int)v->width, h = (int)v->height;
   int i = address_int(xy.x, w, sampler), j = address_int(xy.y, h, sampler);
-  return texel(v, within(i, w) && within(j, h), i, j, layer, as_float);
+  return texel(v, inside(sampler, i, w, j, h, 0, 1), i, j, layer, as_float);
 }
 
 /* ---- The builtins ------------------------------------------------------- */
 
-#define VIEW(image) __clmux_image_view(image)
+#define OPEN(image) CLMUX_OPEN_VIEW(view, image); image_view v = &view
 #define BITS(sampler) __clmux_sampler_bits(sampler)
 
 /* read_image<S> returning R (its bits converted by AS); F: as float. */
 #define READS(S, R, AS, F)                                                  \
   CLMUX_OVL R read_image##S(read_only image1d_t im, sampler_t s, float c) { \
-    return AS(sample_1d(VIEW(im), BITS(s), c, 0, F));                       \
+    OPEN(im);                                                               \
+    return AS(sample_1d(v, BITS(s), c, 0, F));                              \
   }                                                                         \
   CLMUX_OVL R read_image##S(read_only image1d_t im, sampler_t s, int c) {   \
-    return AS(load_3d(VIEW(im), BITS(s), c, 0, 0, F));                      \
+    OPEN(im);                                                               \
+    return AS(load_3d(v, BITS(s), c, 0, 0, F));                             \
   }                                                                         \
   CLMUX_OVL R read_image##S(read_only image1d_array_t im, sampler_t s,      \
                             float2 c) {                                     \
-    image_view v = VIEW(im);                                                \
+    OPEN(im);                                                               \
     return AS(sample_1d(v, BITS(s), c.x, layer_of(v, c.y), F));             \
   }                                                                         \
   CLMUX_OVL R read_image##S(read_only image1d_array_t im, sampler_t s,      \
                             int2 c) {                                       \
-    image_view v = VIEW(im);                                                \
+    OPEN(im);                                                               \
     return AS(load_1d_layer(v, BITS(s), c.x, layer_of_int(v, c.y), F));     \
   }                                                                         \
   CLMUX_OVL R read_image##S(read_only image2d_t im, sampler_t s, float2 c) {\
-    return AS(sample_2d(VIEW(im), BITS(s), c, 0, F));                       \
+    OPEN(im);                                                               \
+    return AS(sample_2d(v, BITS(s), c, 0, F));                              \
   }                                                                         \
   CLMUX_OVL R read_image##S(read_only image2d_t im, sampler_t s, int2 c) {  \
-    return AS(load_3d(VIEW(im), BITS(s), c.x, c.y, 0, F));                  \
+    OPEN(im);                                                               \
+    return AS(load_3d(v, BITS(s), c.x, c.y, 0, F));                         \
   }                                                                         \
   CLMUX_OVL R read_image##S(read_only image2d_array_t im, sampler_t s,      \
                             float4 c) {                                     \
-    image_view v = VIEW(im);                                                \
+    OPEN(im);                                                               \
     return AS(sample_2d(v, BITS(s), c.xy, layer_of(v, c.z), F));            \
   }                                                                         \
   CLMUX_OVL R read_image##S(read_only image2d_array_t im, sampler_t s,      \
                             int4 c) {                                       \
-    image_view v = VIEW(im);                                                \
+    OPEN(im);                                                               \
     return AS(load_2d_layer(v, BITS(s), c.xy, layer_of_int(v, c.z), F));    \
   }                                                                         \
   CLMUX_OVL R read_image##S(read_only image3d_t im, sampler_t s, float4 c) {\
-    return AS(sample_3d(VIEW(im), BITS(s), c, F));                          \
+    OPEN(im);                                                               \
+    return AS(sample_3d(v, BITS(s), c, F));                                 \
   }                                                                         \
   CLMUX_OVL R read_image##S(read_only image3d_t im, sampler_t s, int4 c) {  \
-    return AS(load_3d(VIEW(im), BITS(s), c.x, c.y, c.z, F));                \
+    OPEN(im);                                                               \
+    return AS(load_3d(v, BITS(s), c.x, c.y, c.z, F));                       \
   }                                                                         \
   /* Sampler-less (1.2): unnormalized, ADDRESS_NONE, nearest. */            \
   CLMUX_OVL R read_image##S(read_only image1d_t im, int c) {                \
-    return AS(load_3d(VIEW(im), 0, c, 0, 0, F));                            \
+    OPEN(im);                                                               \
+    return AS(load_3d(v, 0, c, 0, 0, F));                                   \
   }                                                                         \
   CLMUX_OVL R read_image##S(read_only image1d_buffer_t im, int c) {         \
-    return AS(load_3d(VIEW(im), 0, c, 0, 0, F));                            \
+    OPEN(im);                                                               \
+    return AS(load_3d(v, 0, c, 0, 0, F));                                   \
   }                                                                         \
   CLMUX_OVL R read_image##S(read_only image1d_array_t im, int2 c) {         \
-    image_view v = VIEW(im);                                                \
+    OPEN(im);                                                               \
     return AS(load_1d_layer(v, 0, c.x, layer_of_int(v, c.y), F));           \
   }                                                                         \
   CLMUX_OVL R read_image##S(read_only image2d_t im, int2 c) {               \
-    return AS(load_3d(VIEW(im), 0, c.x, c.y, 0, F));                        \
+    OPEN(im);                                                               \
+    return AS(load_3d(v, 0, c.x, c.y, 0, F));                               \
   }                                                                         \
   CLMUX_OVL R read_image##S(read_only image2d_array_t im, int4 c) {         \
-    image_view v = VIEW(im);                                                \
+    OPEN(im);                                                               \
     return AS(load_2d_layer(v, 0, c.xy, layer_of_int(v, c.z), F));          \
   }                                                                         \
   CLMUX_OVL R read_image##S(read_only image3d_t im, int4 c) {               \
-    return AS(load_3d(VIEW(im), 0, c.x, c.y, c.z, F));                      \
+    OPEN(im);                                                               \
+    return AS(load_3d(v, 0, c.x, c.y, c.z, F));                             \
   }
 
 READS(f, float4, as_float4, true)

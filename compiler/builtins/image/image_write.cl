@@ -5,7 +5,7 @@
 
 #include "image_internal.h"
 
-typedef const __global clmux_image_view *image_view;
+typedef const clmux_image_view *image_view;
 
 /* ---- Encoding one pixel ------------------------------------------------- */
 
@@ -124,25 +124,40 @@ static __global uchar *pixel_at(image_view v, int x, int y, int z, uint w,
          (ulong)z * v->slice_pitch;
 }
 
+/* Stores `color` (float bits, or ints, or uints if `is_unsigned`) at p
+ * in any format: out of line, like __clmux_cold_decode (image_read.cl),
+ * so that a work-item loop writing an image can be unswitched on the
+ * format and vectorized on the CL_RGBA/CL_FLOAT path. */
+void __clmux_cold_encode(__global uchar *p, uint order, uint type,
+                         int4 color, bool as_float, bool is_unsigned);
+void __clmux_cold_encode(__global uchar *p, uint order, uint type,
+                         int4 color, bool as_float, bool is_unsigned) {
+  int4 m = to_memory_order(order, color);
+  if (as_float) {
+    m = float_to_channels(type, as_float4(m));
+  } else {
+    m = ints_to_channels(type, is_unsigned ? convert_long4(as_uint4(m))
+                                           : convert_long4(m));
+  }
+  store_channels(p, type, order, m);
+}
+
 static void put_float(image_view v, __global uchar *p, float4 color) {
   if (!p) return;
   if (v->channel_order == CLK_RGBA && v->channel_type == CLK_FLOAT) {
     vstore4(color, 0, (__global float *)p);
     return;
   }
-  int4 m = to_memory_order(v->channel_order, as_int4(color));
-  store_channels(p, v->channel_type, v->channel_order,
-                 float_to_channels(v->channel_type, as_float4(m)));
+  __clmux_cold_encode(p, v->channel_order, v->channel_type, as_int4(color),
+                      true, false);
 }
 
 /* color holds ints, or uints if `is_unsigned`. */
 static void put_ints(image_view v, __global uchar *p, int4 color,
                      bool is_unsigned) {
   if (!p) return;
-  int4 m = to_memory_order(v->channel_order, color);
-  long4 wide = is_unsigned ? convert_long4(as_uint4(m)) : convert_long4(m);
-  store_channels(p, v->channel_type, v->channel_order,
-                 ints_to_channels(v->channel_type, wide));
+  __clmux_cold_encode(p, v->channel_order, v->channel_type, color, false,
+                      is_unsigned);
 }
 
 /* Where each image type's coordinate lands: 1D arrays keep their layers
@@ -167,8 +182,8 @@ static __global uchar *at_3d(image_view v, int4 c) {
 
 #define WRITE_ONE(T, C, AT, S, R, PUT)                                      \
   CLMUX_OVL void write_image##S(write_only T image, C coord, R color) {     \
-    image_view v = __clmux_image_view(image);                               \
-    PUT(v, AT(v, coord), color);                                            \
+    CLMUX_OPEN_VIEW(view, image);                                           \
+    PUT(&view, AT(&view, coord), color);                                    \
   }
 #define WRITES(S, R, PUT)                                                   \
   WRITE_ONE(image1d_t, int, at_1d, S, R, PUT)                               \
