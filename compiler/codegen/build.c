@@ -25,6 +25,61 @@ static void describe(const cc_target *target, const cc_kernel_info *info,
   }
 }
 
+/* Builds work-group function `symbol` of kernel `name` from `source` and
+ * links it into `linked`; local memory and scratch grow to its needs. */
+static cc_status add_version(const cc_target *target, LLVMModuleRef source,
+                             LLVMModuleRef linked, const char *name,
+                             const uint32_t local_size[3], const char *symbol,
+                             cc_binary_kernel *entry, cc_log *log) {
+  LLVMModuleRef module = NULL;
+  uint64_t local_memory = 0, scratch = 0;
+  cc_status status = cc_build_work_group(source, name, local_size, symbol,
+                                         &module, &local_memory, &scratch,
+                                         log);
+  if (status != cc_success) return status;
+  if (local_memory > entry->local_memory) entry->local_memory = local_memory;
+  if (scratch > entry->scratch) entry->scratch = scratch;
+  cc_target_adopt_module(target, module);
+  if (LLVMLinkModules2(linked, module)) {
+    return cc_fail(log, cc_error_llvm, "kernel %s: linking failed", name);
+  }
+  return cc_success;
+}
+
+/* A kernel with image arguments: a version for CL_RGBA/CL_FLOAT images, one
+ * for any format and the dispatcher between them (image_versions.c). */
+static cc_status add_format_versions(const cc_target *target,
+                                     LLVMModuleRef source, LLVMModuleRef linked,
+                                     const cc_kernel_request *request,
+                                     const cc_kernel_info *info,
+                                     const bool *is_image,
+                                     LLVMModuleRef pinned,
+                                     cc_binary_kernel *entry, cc_log *log) {
+  const char *symbol = entry->symbol;
+  size_t length = strlen(symbol) + sizeof ".any_format";
+  char *general = malloc(length), *rgba_float = malloc(length);
+  cc_status status = cc_success;
+  if (!general || !rgba_float) {
+    status = cc_fail(log, cc_error_out_of_memory, "no memory");
+  } else {
+    snprintf(general, length, "%s.any_format", symbol);
+    snprintf(rgba_float, length, "%s.rgba_float", symbol);
+    status = add_version(target, source, linked, request->name,
+                         request->local_size, general, entry, log);
+  }
+  if (status == cc_success) {
+    status = add_version(target, pinned, linked, request->name,
+                         request->local_size, rgba_float, entry, log);
+  }
+  if (status == cc_success) {
+    status = cc_build_format_dispatch(linked, symbol, rgba_float, general,
+                                      info, is_image, log);
+  }
+  free(general);
+  free(rgba_float);
+  return status;
+}
+
 static cc_status add_kernel(const cc_target *target, LLVMModuleRef source,
                             LLVMModuleRef linked,
                             const cc_kernel_request *request,
@@ -39,18 +94,33 @@ static cc_status add_kernel(const cc_target *target, LLVMModuleRef source,
   cc_status status = cc_codegen_kernel_info(source, request->name, &info, log);
   if (status != cc_success) return status;
   describe(target, &info, request, entry);
-  cc_kernel_info_release(&info);
-  LLVMModuleRef module = NULL;
-  status = cc_build_work_group(source, request->name, request->local_size,
-                               symbol, &module, &entry->local_memory,
-                               &entry->scratch, log);
-  if (status != cc_success) return status;
-  cc_target_adopt_module(target, module);
-  if (LLVMLinkModules2(linked, module)) {
-    return cc_fail(log, cc_error_llvm, "kernel %s: linking failed",
-                   request->name);
+  LLVMValueRef kernel = cc_find_kernel(source, request->name);
+  bool *is_image = calloc(info.arg_count + 1, sizeof *is_image);
+  if (!is_image) {
+    cc_kernel_info_release(&info);
+    return cc_fail(log, cc_error_out_of_memory, "no memory");
   }
-  return cc_success;
+  LLVMModuleRef pinned = NULL;
+  if (kernel && cc_image_args(kernel, is_image) > 0) {
+    pinned = LLVMCloneModule(source);
+    bool opens_views = false;
+    cc_pin_image_format(pinned, &opens_views);
+    if (!opens_views) {
+      LLVMDisposeModule(pinned);
+      pinned = NULL;
+    }
+  }
+  if (pinned) {
+    status = add_format_versions(target, source, linked, request, &info,
+                                 is_image, pinned, entry, log);
+    LLVMDisposeModule(pinned);
+  } else {
+    status = add_version(target, source, linked, request->name,
+                         request->local_size, symbol, entry, log);
+  }
+  free(is_image);
+  cc_kernel_info_release(&info);
+  return status;
 }
 
 static cc_status split_requests(LLVMModuleRef source,

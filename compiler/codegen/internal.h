@@ -22,6 +22,11 @@ void cc_guard_divisions(LLVMModuleRef module);
 /* The function `name` if it is a kernel (spir_kernel with a body). */
 LLVMValueRef cc_find_kernel(LLVMModuleRef module, const char *name);
 
+/* Operand `index` of the function's metadata `kind` as a value (an MDString
+ * or a constant), or NULL (kernel_info.c). */
+LLVMValueRef cc_function_metadata_operand(LLVMValueRef function,
+                                          const char *kind, unsigned index);
+
 /* The name of the function a call instruction calls directly, or "". */
 const char *cc_callee_name(LLVMValueRef call);
 
@@ -77,6 +82,26 @@ cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
                               const uint32_t local_size[3], const char *symbol,
                               LLVMModuleRef *out, uint64_t *local_memory,
                               uint64_t *scratch, cc_log *log);
+
+/* ---- Image-format versions (image_versions.c) ---- */
+
+/* Marks in is_image (one entry per parameter) the kernel's image
+ * arguments; returns how many there are. */
+unsigned cc_image_args(LLVMValueRef kernel, bool *is_image);
+
+/* In `module` (a copy of a kernel's source), makes every image view the
+ * library opens say CL_RGBA/CL_FLOAT with 16-byte pixels. *pinned tells
+ * whether the kernel opens any view at all. */
+void cc_pin_image_format(LLVMModuleRef module, bool *pinned);
+
+/* Adds to `module`, which holds the work-group functions `rgba_float` and
+ * `general` of one kernel, the work-group function `symbol` running the
+ * first when every image argument (is_image, laid out as `info` says) is
+ * CL_RGBA/CL_FLOAT, else the second. */
+cc_status cc_build_format_dispatch(LLVMModuleRef module, const char *symbol,
+                                   const char *rgba_float, const char *general,
+                                   const cc_kernel_info *info,
+                                   const bool *is_image, cc_log *log);
 
 /* ---- __local variables (local_memory.c) ---- */
 

@@ -8,11 +8,8 @@
 #include "internal.h"
 #include "work_group_abi.h"
 
-/* Operand `index` of the function's metadata `kind` as a value (an MDString
- * or a constant), or NULL. */
-static LLVMValueRef function_metadata_operand(LLVMValueRef function,
-                                              const char *kind,
-                                              unsigned index) {
+LLVMValueRef cc_function_metadata_operand(LLVMValueRef function,
+                                          const char *kind, unsigned index) {
   LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(function));
   unsigned kind_id =
       LLVMGetMDKindIDInContext(context, kind, (unsigned)strlen(kind));
@@ -83,7 +80,7 @@ cc_status cc_codegen_kernel_info(LLVMModuleRef module, const char *name,
   info->args_size = (uint32_t)end;
   for (unsigned d = 0; d < 3; d++) {
     LLVMValueRef size =
-        function_metadata_operand(function, "reqd_work_group_size", d);
+        cc_function_metadata_operand(function, "reqd_work_group_size", d);
     if (size && LLVMIsAConstantInt(size)) {
       info->reqd_local_size[d] = (uint32_t)LLVMConstIntGetZExtValue(size);
     }

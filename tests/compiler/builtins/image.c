@@ -3,7 +3,10 @@
  * normalized and unnormalized coordinates (also outside the image),
  * integer coordinates and sampler-less reads, 3D trilinear, array layer
  * selection, writes read back (rounding, saturation, swizzles, 3D) and
- * the queries, against a host reference sampler written from the spec. */
+ * the queries, against a host reference sampler written from the spec.
+ * Last, a 3x3 blur: its CL_RGBA/CL_FLOAT version (codegen's
+ * image_versions.c) must be straight 4-float loads with no format code,
+ * and the dispatcher must pick the right version for mixed formats. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
@@ -840,6 +843,154 @@ static void test_queries(mux_executable_t exe) {
   image_destroy(&i3);
 }
 
+/* ---- The CL_RGBA/CL_FLOAT version of a kernel ------------------------ */
+
+static const char *const blur_source =
+    "constant sampler_t edge = CLK_NORMALIZED_COORDS_FALSE |\n"
+    "    CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "kernel void blur(read_only image2d_t in, write_only image2d_t out) {\n"
+    "  int w = get_image_width(in), i = get_global_id(0);\n"
+    "  int x = i % w, y = i / w;\n"
+    "  float4 sum = 0.0f;\n"
+    "  for (int dy = -1; dy <= 1; dy++)\n"
+    "    for (int dx = -1; dx <= 1; dx++)\n"
+    "      sum += read_imagef(in, edge, (int2)(x + dx, y + dy));\n"
+    "  write_imagef(out, (int2)(x, y), sum / 9.0f);\n"
+    "}\n";
+
+#define MAX_BLOCKS 4096
+
+static const char *callee_name(LLVMValueRef call) {
+  size_t length = 0;
+  return LLVMGetValueName2(LLVMGetCalledValue(call), &length);
+}
+
+/* Marks in `seen` (indexed like `blocks`) what `from` reaches. */
+static void reach(LLVMBasicBlockRef from, LLVMBasicBlockRef *blocks,
+                  unsigned count, bool *seen) {
+  unsigned index = 0;
+  while (index < count && blocks[index] != from) index++;
+  if (index == count || seen[index]) return;
+  seen[index] = true;
+  LLVMValueRef last = LLVMGetBasicBlockTerminator(from);
+  for (unsigned i = 0; last && i < LLVMGetNumSuccessors(last); i++) {
+    reach(LLVMGetSuccessor(last, i), blocks, count, seen);
+  }
+}
+
+/* In the optimized work-group function of blur, the code only the first
+ * branch of the dispatcher reaches (the CL_RGBA/CL_FLOAT version) has no
+ * call but intrinsics, no switch, and the nine texel loads as vectors. */
+static void check_rgba_float_version(LLVMModuleRef module) {
+  LLVMValueRef f = LLVMGetNamedFunction(module, "__clmux_wg_blur");
+  REQUIRE(f);
+  unsigned count = LLVMCountBasicBlocks(f);
+  REQUIRE(count <= MAX_BLOCKS);
+  static LLVMBasicBlockRef blocks[MAX_BLOCKS];
+  static bool fast[MAX_BLOCKS], general[MAX_BLOCKS];
+  LLVMGetBasicBlocks(f, blocks);
+  LLVMValueRef branch = LLVMGetBasicBlockTerminator(blocks[0]);
+  REQUIRE(LLVMIsABranchInst(branch) && LLVMIsConditional(branch));
+  memset(fast, 0, sizeof fast);
+  memset(general, 0, sizeof general);
+  reach(LLVMGetSuccessor(branch, 0), blocks, count, fast);
+  reach(LLVMGetSuccessor(branch, 1), blocks, count, general);
+  unsigned calls = 0, switches = 0, vector_loads = 0, only_fast = 0;
+  for (unsigned b = 0; b < count; b++) {
+    if (!fast[b] || general[b]) continue;
+    only_fast++;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsASwitchInst(i)) switches++;
+      if (LLVMIsACallInst(i) &&
+          strncmp(callee_name(i), "llvm.", 5) != 0) {
+        calls++;
+      }
+      if (LLVMIsALoadInst(i) &&
+          LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVectorTypeKind &&
+          LLVMGetVectorSize(LLVMTypeOf(i)) == 4) {
+        vector_loads++;
+      }
+    }
+  }
+  CHECK(only_fast > 0);
+  CHECK_INT(0, calls);
+  CHECK_INT(0, switches);
+  CHECK(vector_loads >= 9);
+  if (calls || switches || vector_loads < 9) {
+    fprintf(stderr, "RGBA/FLOAT blur: %u calls, %u switches, %u loads\n",
+                    calls, switches, vector_loads);
+  }
+}
+
+/* The pixel (x, y) of `t` (R or RGBA, FLOAT) as read_imagef gives it. */
+static void float_pixel(const test_image *t, int x, int y, double out[4]) {
+  const float *p = (const float *)pixel_of(t, x, y, 0);
+  for (int c = 0; c < 4; c++) {
+    out[c] = t->order == CL_RGBA ? p[c] : c == 0 ? p[0] : c == 3 ? 1.0 : 0.0;
+  }
+}
+
+/* Blurs `in` (RGBA or R, FLOAT) into `out` (RGBA, FLOAT or UNORM_INT8)
+ * and checks every channel against the host's clamp-to-edge average. */
+static void test_blur(mux_executable_t exe, uint32_t in_order,
+                      uint32_t out_type, uint32_t seed) {
+  enum { W = READ_LOCAL, H = 9 }; /* rows of one work-group each */
+  test_image in = image_create(mux_image_type_2d, in_order, CL_FLOAT, W, H,
+                               1, 0);
+  test_image out = image_create(mux_image_type_2d, CL_RGBA, out_type, W, H,
+                                1, 0);
+  image_fill(&in, &seed);
+  mux_descriptor_info_t args[] = {image_arg(&in), image_arg(&out)};
+  bt_run(exe, "blur", args, 2, W * H, READ_LOCAL);
+  int bad = 0;
+  for (int y = 0; y < H; y++) {
+    for (int x = 0; x < W; x++) {
+      double sum[4] = {0}, texel[4];
+      for (int dy = -1; dy <= 1; dy++) {
+        for (int dx = -1; dx <= 1; dx++) {
+          int i = x + dx < 0 ? 0 : x + dx >= W ? W - 1 : x + dx;
+          int j = y + dy < 0 ? 0 : y + dy >= H ? H - 1 : y + dy;
+          float_pixel(&in, i, j, texel);
+          for (int c = 0; c < 4; c++) sum[c] += texel[c];
+        }
+      }
+      for (int c = 0; c < 4; c++) {
+        double want = sum[c] / 9;
+        bool ok;
+        if (out_type == CL_FLOAT) {
+          ok = fabs(((const float *)pixel_of(&out, x, y, 0))[c] - want) <=
+               1e-5;
+        } else {
+          double scaled = (want < 0 ? 0 : want > 1 ? 1 : want) * 255;
+          ok = fabs(pixel_of(&out, x, y, 0)[c] - scaled) <= 0.51;
+        }
+        if (!ok && bad++ == 0) {
+          fprintf(stderr, "blur %#x -> RGBA %#x at (%d, %d) channel %d\n",
+                  in_order, out_type, x, y, c);
+        }
+      }
+    }
+  }
+  CHECK_INT(0, bad);
+  image_destroy(&in);
+  image_destroy(&out);
+}
+
+static void test_format_versions(void) {
+  const char *name = "blur";
+  LLVMModuleRef optimized = NULL;
+  mux_executable_t exe = bt_build(blur_source, &name, 1, READ_LOCAL,
+                                  &optimized);
+  REQUIRE(exe && optimized);
+  check_rgba_float_version(optimized);
+  LLVMDisposeModule(optimized);
+  test_blur(exe, CL_RGBA, CL_FLOAT, 21);       /* the RGBA/FLOAT version */
+  test_blur(exe, CL_RGBA, CL_UNORM_INT8, 22);  /* mixed: the general one */
+  test_blur(exe, CL_R, CL_FLOAT, 23);
+  bt_executable_destroy(exe);
+}
+
 /* The kernels built for work-groups of `local` work-items. */
 static mux_executable_t build(uint32_t local) {
   LLVMModuleRef module = bt_compile(source, NULL);
@@ -870,6 +1021,7 @@ int main(void) {
   test_read_3d_and_arrays(wide);
   test_writes(single);
   test_queries(single);
+  test_format_versions();
   bt_executable_destroy(wide);
   bt_executable_destroy(single);
   return bt_finish();
