@@ -34,14 +34,15 @@ static const char cc_prelude[] =
     "#undef __CLMUX_CTZ\n#undef __CLMUX_CTZ1\n";
 
 /* The language extensions the CPU device supports (the required 1.2
- * ones, doubles, 64-bit atomics); Clang's x86 default would enable many
- * the device lacks. */
+ * ones, doubles, 64-bit atomics, 3D image writes); Clang's x86 default
+ * would enable many the device lacks. */
 #define CC_EXTENSIONS                                                      \
   "-cl-ext=-all,+cl_khr_global_int32_base_atomics,"                       \
   "+cl_khr_global_int32_extended_atomics,"                                \
   "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics," \
   "+cl_khr_byte_addressable_store,+cl_khr_fp64,"                         \
-  "+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics"
+  "+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"          \
+  "+cl_khr_3d_image_writes"
 
 /* Fixed arguments before the user's. Clang defines __ENDIAN_LITTLE__ and
  * CL_VERSION_1_x itself, but for x86 neither __OPENCL_VERSION__ (the

@@ -173,8 +173,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       break;
     /* Platform extensions must be a subset of these. The five OpenCL C
      * 1.2 requires are implemented by the builtin library (atomics) and
-     * the target (byte stores), doubles and 64-bit atom_* by the
-     * library's forms; the front-end enables exactly these. */
+     * the target (byte stores), doubles, 64-bit atom_* and 3D image writes
+     * by the library's forms; the front-end enables exactly these. */
     case CL_DEVICE_EXTENSIONS:
       string =
           "cl_khr_icd cl_khr_global_int32_base_atomics "
@@ -182,7 +182,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
           "cl_khr_local_int32_base_atomics "
           "cl_khr_local_int32_extended_atomics "
           "cl_khr_byte_addressable_store cl_khr_fp64 "
-          "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics";
+          "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "
+          "cl_khr_3d_image_writes";
       break;
     case CL_DEVICE_AVAILABLE:
       BOOL(true);

@@ -296,6 +296,7 @@ static void check_values(cl_platform_id platform) {
     CHECK(strstr(extensions, required[i]) != NULL);
   }
   CHECK(strstr(extensions, "cl_khr_fp64") != NULL);
+  CHECK(strstr(extensions, "cl_khr_3d_image_writes") != NULL);
   CHECK(strstr(extensions, "cl_khr_fp16") == NULL);
   /* Built-in kernels: names only, ';'-separated. */
   const char *kernels = info_string(CL_DEVICE_BUILT_IN_KERNELS);
