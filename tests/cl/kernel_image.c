@@ -4,8 +4,12 @@
  * image, a program-scope sampler with normalized coordinates and linear
  * filtering, image queries, a CL_RGBA/CL_UNORM_INT8 write read back with
  * clEnqueueReadImage, a 1D image over a buffer, and images over
- * CL_MEM_USE_HOST_PTR with a row pitch. References are host code. */
+ * CL_MEM_USE_HOST_PTR with a row pitch, and kernels with as many image
+ * and sampler arguments as the device reports. References are host
+ * code. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "cl_test.h"
 
@@ -231,6 +235,116 @@ static void check_image_from_buffer(cl_context context,
   clReleaseMemObject(out);
 }
 
+/* Appends to `text` (of `size`, used `*used`). */
+static void add(char *text, size_t size, size_t *used, const char *format,
+                int a, int b) {
+  int n = snprintf(text + *used, size - *used, format, a, b);
+  REQUIRE(n >= 0 && (size_t)n < size - *used);
+  *used += (size_t)n;
+}
+
+static cl_mem one_pixel(cl_context context, cl_mem_flags flags, float value) {
+  cl_image_format format = {CL_RGBA, CL_FLOAT};
+  float rgba[4] = {value, 2 * value, 0, 1};
+  cl_int error = CL_SUCCESS;
+  cl_mem image = clCreateImage2D(
+      context, flags | (value >= 0 ? CL_MEM_COPY_HOST_PTR : 0), &format, 1, 1,
+      0, value >= 0 ? rgba : NULL, &error);
+  CHECK_CL_SUCCESS(error);
+  return image;
+}
+
+/* One kernel taking CL_DEVICE_MAX_READ_IMAGE_ARGS read images (pixel k
+ * holds k), CL_DEVICE_MAX_WRITE_IMAGE_ARGS write images (written with
+ * their index) and CL_DEVICE_MAX_SAMPLERS samplers: every image is read
+ * or written, every sampler used. */
+static void check_argument_limits(cl_context context, cl_device_id device,
+                                  cl_command_queue queue) {
+  cl_uint reads = 0, writes = 0, samplers = 0;
+  clGetDeviceInfo(device, CL_DEVICE_MAX_READ_IMAGE_ARGS, sizeof reads, &reads,
+                  NULL);
+  clGetDeviceInfo(device, CL_DEVICE_MAX_WRITE_IMAGE_ARGS, sizeof writes,
+                  &writes, NULL);
+  clGetDeviceInfo(device, CL_DEVICE_MAX_SAMPLERS, sizeof samplers, &samplers,
+                  NULL);
+  CHECK(reads >= 128 && writes >= 8 && samplers >= 16);
+  REQUIRE(reads <= 1024 && writes <= 1024 && samplers <= 1024);
+  size_t size = 128u * (reads + writes + samplers) + 1024, used = 0;
+  char *text = malloc(size);
+  REQUIRE(text);
+  add(text, size, &used, "kernel void limits(global float *sum", 0, 0);
+  for (cl_uint i = 0; i < reads; i++) {
+    add(text, size, &used, ",\n  read_only image2d_t r%d", (int)i, 0);
+  }
+  for (cl_uint i = 0; i < writes; i++) {
+    add(text, size, &used, ",\n  write_only image2d_t w%d", (int)i, 0);
+  }
+  for (cl_uint i = 0; i < samplers; i++) {
+    add(text, size, &used, ",\n  sampler_t s%d", (int)i, 0);
+  }
+  add(text, size, &used, ") {\n  float4 total = 0.0f;\n", 0, 0);
+  for (cl_uint i = 0; i < reads; i++) {
+    add(text, size, &used, "  total += read_imagef(r%d, s%d, (int2)(0, 0));\n",
+        (int)i, (int)(i % samplers));
+  }
+  for (cl_uint i = 0; i < writes; i++) {
+    add(text, size, &used, "  write_imagef(w%d, (int2)(0, 0), (float4)(%d));\n",
+        (int)i, (int)i);
+  }
+  add(text, size, &used, "  sum[0] = total.x; sum[1] = total.y;\n}\n", 0, 0);
+  cl_program program = cl_test_build(context, device, text, NULL);
+  free(text);
+  REQUIRE(program);
+  cl_int error = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "limits", &error);
+  CHECK_CL_SUCCESS(error);
+  cl_mem sum = clCreateBuffer(context, CL_MEM_WRITE_ONLY, 8, NULL, &error);
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof sum, &sum));
+  cl_uint count = reads + writes;
+  cl_mem *images = calloc(count, sizeof *images);
+  cl_sampler *sampler_list = calloc(samplers, sizeof *sampler_list);
+  REQUIRE(images && sampler_list);
+  for (cl_uint i = 0; i < count; i++) {
+    images[i] = i < reads ? one_pixel(context, CL_MEM_READ_ONLY, (float)i)
+                          : one_pixel(context, CL_MEM_WRITE_ONLY, -1.0f);
+    CHECK_CL_SUCCESS(
+        clSetKernelArg(kernel, 1 + i, sizeof images[i], &images[i]));
+  }
+  for (cl_uint i = 0; i < samplers; i++) {
+    /* Every addressing mode that keeps (0, 0) on the pixel. */
+    static const cl_addressing_mode modes[] = {
+        CL_ADDRESS_NONE, CL_ADDRESS_CLAMP_TO_EDGE, CL_ADDRESS_CLAMP};
+    sampler_list[i] = clCreateSampler(context, CL_FALSE, modes[i % 3],
+                                      CL_FILTER_NEAREST, &error);
+    CHECK_CL_SUCCESS(error);
+    CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1 + count + i,
+                                    sizeof sampler_list[i], &sampler_list[i]));
+  }
+  size_t one = 1;
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, NULL,
+                                          0, NULL, NULL));
+  float got[2] = {0, 0};
+  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, sum, CL_TRUE, 0, sizeof got,
+                                       got, 0, NULL, NULL));
+  float want = (float)reads * (float)(reads - 1) / 2;
+  CHECK(got[0] == want && got[1] == 2 * want);
+  for (cl_uint i = 0; i < writes; i++) {
+    float pixel_value[4] = {-1, -1, -1, -1};
+    const size_t origin[3] = {0, 0, 0}, region[3] = {1, 1, 1};
+    CHECK_CL_SUCCESS(clEnqueueReadImage(queue, images[reads + i], CL_TRUE,
+                                        origin, region, 0, 0, pixel_value, 0,
+                                        NULL, NULL));
+    CHECK(pixel_value[0] == (float)i && pixel_value[3] == (float)i);
+  }
+  for (cl_uint i = 0; i < count; i++) clReleaseMemObject(images[i]);
+  for (cl_uint i = 0; i < samplers; i++) clReleaseSampler(sampler_list[i]);
+  free(images);
+  free(sampler_list);
+  clReleaseMemObject(sum);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 int main(void) {
   cl_device_id device = cl_test_device();
   cl_context context = cl_test_context(device);
@@ -241,6 +355,7 @@ int main(void) {
   check_linear(context, queue, program);
   check_queries_and_bytes(context, queue, program);
   check_image_from_buffer(context, queue, program);
+  check_argument_limits(context, device, queue);
   clReleaseProgram(program);
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
