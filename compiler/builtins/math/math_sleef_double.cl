@@ -46,16 +46,29 @@ CLMUX_OVL double exp(double x) {
 CLMUX_SPLIT_1(double, exp, double)
 
 /* Results within a hair of DBL_MAX come back infinite from SLEEF (its
- * exp step overflows first): there x^y is (|x|^(y/2))^2 with pow's sign,
- * about 2.5 ulp, and x^1 is x (the square could round past DBL_MAX). */
+ * exp step overflows first): where x's bits say x^y may reach 2^1023,
+ * x^y is (|x|^(y/2))^2 (about 2.5 ulp) with the sign or NaN a negative x
+ * gives; x^1 is x (the square could round past DBL_MAX). One SLEEF call
+ * either way, so that vector code makes one. */
 double Sleef_pow_u10(double, double) CLMUX_PURE;
 CLMUX_OVL double pow(double x, double y) {
-  double result = Sleef_pow_u10(x, y);
-  if (__builtin_isinf(result) && __builtin_isfinite(x) &&
-      __builtin_isfinite(y) && x != 0.0) {
-    double root = Sleef_pow_u10(__builtin_fabs(x), 0.5 * y);
-    result = __builtin_copysign(root * root, result);
-  }
+  /* log2|x| lies in [t, t + 0.0861] for normal x = 2^e (1 + m), t = e + m
+   * (log2(1 + m) - m peaks at 0.0861), in [-1075, -1022] if subnormal. */
+  long bits = as_long(x);
+  int field = (int)((bits >> 52) & 0x7ff);
+  double t = (double)(field - 1023) + (double)(bits & 0xfffffffffffffL) *
+                                          0x1p-52;
+  double low = field ? t : -1075.0, high = field ? t + 0.0861 : -1022.0;
+  bool big = __builtin_isfinite(x) && __builtin_isfinite(y) && x != 0.0 &&
+             (y > 0.0 ? y * high : y * low) > 1023.0;
+  double root = Sleef_pow_u10(big ? __builtin_fabs(x) : x, big ? 0.5 * y : y);
+  /* No branch: one on `big` would let the optimizer split the call. */
+  double square = root * root;
+  bool odd = 0.5 * y != __builtin_trunc(0.5 * y);
+  double from_negative = y != __builtin_trunc(y) ? __builtin_nan("")
+                         : odd                   ? -square
+                                                 : square;
+  double result = big ? (x < 0.0 ? from_negative : square) : root;
   return y == 1.0 ? x : result;
 }
 CLMUX_SPLIT_2(double, pow, double, double)
@@ -133,20 +146,26 @@ CLMUX_SPLIT_1(double, tanpi, double)
  * result rounds once. An underflowed result keeps gamma's sign. */
 double Sleef_tgamma_u10(double) CLMUX_PURE;
 CLMUX_OVL double tgamma(double x) {
-  double result = Sleef_tgamma_u10(x);
-  if (x < -0.5 && x > -190.0 && x != __builtin_trunc(x)) {
-    double z = 1.0 - x; /* TwoSum: dz is what rounding dropped */
-    double b = z - 1.0;
-    double dz = (1.0 - (z - b)) + (-x - b);
-    bool shift = z > 150.0;
-    double product = 1.0;
-    for (int i = 1; i <= 16; i++) product *= shift ? z - (double)i : 1.0;
-    double psi = log(z) - 0.5 / z - 1.0 / (12.0 * z * z);
-    double gamma_z = Sleef_tgamma_u10(shift ? z - 16.0 : z) * (1.0 + psi * dz);
-    result = (M_PI / (sinpi(x) * gamma_z)) / product;
-  }
-  double below = __builtin_floor(x);
-  bool negative = x < 0.0 && x != below && __builtin_fmod(below, 2.0) != 0.0;
+  bool reflect = x < -0.5 && x > -190.0 && x != __builtin_trunc(x);
+  double z = 1.0 - x; /* TwoSum: dz is what rounding dropped */
+  double b = z - 1.0;
+  double dz = (1.0 - (z - b)) + (-x - b);
+  bool shift = z > 150.0;
+  /* One SLEEF call either way and no branch (a branch on `reflect`
+   * would let the optimizer split the call in two again), so that vector
+   * code makes one call. */
+  double gamma =
+      Sleef_tgamma_u10(reflect ? (shift ? z - 16.0 : z) : x);
+  double product = 1.0;
+  for (int i = 1; i <= 16; i++) product *= shift ? z - (double)i : 1.0;
+  double psi = log(z) - 0.5 / z - 1.0 / (12.0 * z * z);
+  double gamma_z = gamma * (1.0 + psi * dz);
+  double result =
+      reflect ? (M_PI / (sinpi(x) * gamma_z)) / product : gamma;
+  /* gamma is negative between -2k-1 and -2k: floor(x) odd. */
+  double half_below = 0.5 * __builtin_floor(x);
+  bool negative = x < 0.0 && x != __builtin_trunc(x) &&
+                  half_below != __builtin_trunc(half_below);
   return result == 0.0 && negative ? -0.0 : result;
 }
 CLMUX_SPLIT_1(double, tgamma, double)

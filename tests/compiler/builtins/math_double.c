@@ -462,6 +462,13 @@ static void make_inputs(const math_case *c, uint64_t seed) {
       a_in[i] = 1.01 + 100.0 * u;
       double edge = (bits & 1) ? 1024.0 : -1074.0;
       b_in[i] = (edge + (u - 0.5) * 0.25) / log2(a_in[i]);
+      if ((bits & 6) == 6 && !strcmp(c->name, "pow")) {
+        /* negative x, integer y (odd or even), and tiny |x| */
+        b_in[i] = rint(b_in[i]);
+        a_in[i] = (bits & 8) ? -a_in[i] : -1.0 / a_in[i];
+        if (bits & 8) continue;
+        b_in[i] = -b_in[i];
+      }
     } else if (!strcmp(c->name, "pown")) {
       a_in[i] = 1.5 + 10.0 * u;
       n_in[i] = (int)((bits & 1 ? 1024.0 : -1074.0) / log2(a_in[i]));
