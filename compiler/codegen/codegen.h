@@ -67,6 +67,11 @@ typedef struct cc_kernel_info {
                                   an upper bound, 0 without barriers */
 } cc_kernel_info;
 
+/* Whether `name` (`length` bytes, as kernel_arg_base_type spells it,
+ * perhaps after an access qualifier) is one of OpenCL C 1.2's image
+ * types: exactly, as a struct may well be called image_something. */
+bool cc_is_image_type(const char *name, size_t length);
+
 /* Describes kernel `name` of `module` without changing the module. */
 cc_status cc_codegen_kernel_info(LLVMModuleRef module, const char *name,
                                  cc_kernel_info *info, cc_log *log);

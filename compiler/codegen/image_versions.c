@@ -18,11 +18,10 @@
 #define TYPE_FLOAT 0x10DEu
 #define LOAD_VIEW "__clmux_image_load_view"
 
-static bool is_image_type(const char *name, size_t length) {
+bool cc_is_image_type(const char *name, size_t length) {
   static const char *const images[] = {"image1d_t",       "image1d_buffer_t",
                                        "image1d_array_t", "image2d_t",
                                        "image2d_array_t", "image3d_t"};
-  /* Base type names may carry an access qualifier first. */
   const char *space = memchr(name, ' ', length);
   if (space) {
     length -= (size_t)(space + 1 - name);
@@ -43,7 +42,7 @@ unsigned cc_image_args(LLVMValueRef kernel, bool *is_image) {
         cc_function_metadata_operand(kernel, "kernel_arg_base_type", i);
     unsigned length = 0;
     const char *text = name ? LLVMGetMDString(name, &length) : NULL;
-    is_image[i] = text && is_image_type(text, length);
+    is_image[i] = text && cc_is_image_type(text, length);
     found += is_image[i];
   }
   return found;

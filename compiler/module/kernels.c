@@ -80,18 +80,6 @@ static char *canonical_type(const char *clang_name) {
   return cc_module_strdup(clang_name);
 }
 
-/* Whether a canonical type name is one of OpenCL C 1.2's image types
- * (exactly: a struct may well be called image_something). */
-static bool is_image_type(const char *name) {
-  static const char *const images[] = {"image1d_t",       "image1d_buffer_t",
-                                       "image1d_array_t", "image2d_t",
-                                       "image2d_array_t", "image3d_t"};
-  for (size_t i = 0; i < sizeof images / sizeof *images; i++) {
-    if (strcmp(name, images[i]) == 0) return true;
-  }
-  return false;
-}
-
 static bool has_word(const char *text, const char *word) {
   size_t n = strlen(word);
   for (const char *at = text; (at = strstr(at, word)); at += n) {
@@ -237,7 +225,7 @@ static cc_module_result read_args(LLVMModuleRef llvm, LLVMValueRef function,
       if (status == cc_success) cc_kernel_info_release(&info);
       return CC_MODULE_OUT_OF_MEMORY;
     }
-    bool image = is_image_type(base);
+    bool image = cc_is_image_type(base, strlen(base));
     bool sampler = strcmp(base, "sampler_t") == 0;
     free(base);
     if (image) {
