@@ -83,6 +83,14 @@ cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
                               LLVMModuleRef *out, uint64_t *local_memory,
                               uint64_t *scratch, cc_log *log);
 
+/* ---- Vector types around vector math (scalarize.c) ---- */
+
+/* If `body` calls math with vector variants and loads or stores OpenCL
+ * vector types, splits those loads and stores and the arithmetic on them
+ * into scalars, so that the work-item loop can vectorize. */
+cc_status cc_scalarize_vector_math(LLVMModuleRef module, LLVMValueRef body,
+                                   cc_log *log);
+
 /* ---- Image-format versions (image_versions.c) ---- */
 
 /* Marks in is_image (one entry per parameter) the kernel's image

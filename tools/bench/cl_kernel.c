@@ -513,12 +513,20 @@ static const char exp_sin_source[] =
     "  y[i] = exp(x[i]) * sin(x[i]);\n"
     "}\n";
 
-static bool check_exp_sin(const bench *b, void *const *outputs) {
+static const char exp_sin4_source[] =
+    "kernel void exp_sin4(global const float4 *x, global float4 *y) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  y[i] = exp(x[i]) * sin(x[i]);\n"
+    "}\n";
+
+/* The first `count` results of exp_sin or exp_sin4. */
+static bool check_exp_sin_floats(const bench *b, void *const *outputs,
+                                 size_t count) {
   const elementwise *s = b->state;
   const float *y = outputs[1];
   size_t bad = 0, first = 0;
   double want_first = 0;
-  for (size_t i = 0; i < b->global[0]; i++) {
+  for (size_t i = 0; i < count; i++) {
     double x = s->x[i], e = exp(x), want = e * sin(x);
     /* exp 3 ulp, sin 4 ulp (absolute near its zeros), the product 0.5. */
     if (fabs(y[i] - want) > 1.5e-6 * e && !bad++) {
@@ -527,6 +535,14 @@ static bool check_exp_sin(const bench *b, void *const *outputs) {
     }
   }
   return report_mismatches("y", bad, first, y[first], want_first);
+}
+
+static bool check_exp_sin(const bench *b, void *const *outputs) {
+  return check_exp_sin_floats(b, outputs, b->global[0]);
+}
+
+static bool check_exp_sin4(const bench *b, void *const *outputs) {
+  return check_exp_sin_floats(b, outputs, 4 * b->global[0]);
 }
 
 static const char black_scholes_source[] =
@@ -830,6 +846,22 @@ static void run_kernel_benches(size_t divisor) {
               8.0 * (double)n16,
               "GB/s",
               check_exp_sin,
+              &values};
+  run_everywhere(&b);
+
+  snprintf(label, sizeof label, "exp(x)*sin(x) on float4 (%s floats)",
+           count_label(n16));
+  b = (bench){"exp_sin4",
+              label,
+              exp_sin4_source,
+              1,
+              {n16 / 4, 1},
+              {0, 0},
+              {{ARG_IN, angles, n16 * 4, 0, 0}, {ARG_OUT, NULL, n16 * 4, 0, 0}},
+              2,
+              8.0 * (double)n16,
+              "GB/s",
+              check_exp_sin4,
               &values};
   run_everywhere(&b);
   free(angles);

@@ -4,7 +4,9 @@
  * 16M floats through Mux (best of 5; printed, not asserted), beside a
  * kernel of one multiply-add for scale. Last, every math, common and
  * geometric function but remainder and remquo (libm calls) must leave a
- * work-item loop calling it vectorized, in float and in double.
+ * work-item loop calling it vectorized, in float and in double. The same
+ * exp(x) * sin(x) on float4 values must vectorize across work-items as
+ * well (codegen splits the float4s) and give the right element order.
  * Set CLMUX_BUILTINS_DUMP=1 to print the optimized IR. */
 #include <time.h>
 
@@ -15,6 +17,10 @@
 
 static const char *const source =
     "kernel void exp_sin(global const float *in, global float *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = exp(in[i]) * sin(in[i]);\n"
+    "}\n"
+    "kernel void exp_sin4(global const float4 *in, global float4 *out) {\n"
     "  size_t i = get_global_id(0);\n"
     "  out[i] = exp(in[i]) * sin(in[i]);\n"
     "}\n"
@@ -141,6 +147,44 @@ int main(void) {
     CHECK(!calls(optimized, "Sleef_expf_u10"));
     CHECK(!calls(optimized, "Sleef_sinf_u10"));
     LLVMDisposeModule(optimized);
+    bt_executable_destroy(exe);
+  }
+
+  /* float4: the same vector calls, right results element by element. */
+  {
+    const char *name4 = "exp_sin4";
+    LLVMModuleRef optimized = NULL;
+    mux_executable_t exe = bt_build(source, &name4, 1, LOCAL, &optimized);
+    REQUIRE(exe && optimized);
+    char exp_name[64], sin_name[64];
+    snprintf(exp_name, sizeof exp_name, "Sleef_expf%u_u10", lanes);
+    snprintf(sin_name, sizeof sin_name, "Sleef_sinf%u_u10", lanes);
+    CHECK(calls(optimized, exp_name));
+    CHECK(calls(optimized, sin_name));
+    CHECK(!calls(optimized, "Sleef_expf_u10"));
+    CHECK(!calls(optimized, "Sleef_sinf_u10"));
+    LLVMDisposeModule(optimized);
+    enum { ITEMS = 16 * LOCAL };
+    static float in4[4 * ITEMS], out4[4 * ITEMS];
+    for (size_t i = 0; i < 4 * ITEMS; i++) {
+      in4[i] = (float)(i % 160) - 80.0f + (float)(i % 7) * 0.125f;
+    }
+    bt_buffer a = bt_buffer_create(in4, sizeof in4);
+    bt_buffer b = bt_buffer_create(NULL, sizeof out4);
+    mux_descriptor_info_t args[2] = {bt_buffer_arg(&a), bt_buffer_arg(&b)};
+    bt_run(exe, name4, args, 2, ITEMS, LOCAL);
+    bt_buffer_read(&b, out4);
+    size_t wrong = 0;
+    for (size_t i = 0; i < 4 * ITEMS; i++) {
+      double ref = exp((double)in4[i]) * sin((double)in4[i]);
+      if (bt_ulp_error(out4[i], ref) > 8.0 && wrong++ < 3) {
+        fprintf(stderr, "exp_sin4 element %zu: %a, expected %a\n", i,
+                out4[i], ref);
+      }
+    }
+    CHECK(wrong == 0);
+    bt_buffer_destroy(&a);
+    bt_buffer_destroy(&b);
     bt_executable_destroy(exe);
   }
 

@@ -1,0 +1,165 @@
+/* clmux compiler — code generation: OpenCL vector types in kernels that
+ * call vector math. The loop vectorizer widens scalars only: a kernel
+ * computing exp on float4 values (four scalar exp calls once the library
+ * has split it) would run its work-item loop one item at a time with
+ * scalar SLEEF calls. Splitting the body's vector loads and stores
+ * element by element and then its arithmetic (LLVM's scalarizer) lets the
+ * work-item loop vectorize, each element becoming a full-width vector
+ * across work-items with the math's vector forms. Only kernels that call
+ * such math are split: elsewhere the vector types already give SIMD code,
+ * which the split could trade for gathers. */
+#include <llvm-c/Target.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define VARIANT_KEY "vector-function-abi-variant"
+
+/* Whether the call carries the vector variants of a math function. */
+static bool calls_vector_math(LLVMValueRef call) {
+  LLVMAttributeRef variant = LLVMGetCallSiteStringAttribute(
+      call, LLVMAttributeFunctionIndex, VARIANT_KEY,
+      (unsigned)strlen(VARIANT_KEY));
+  if (variant) return true;
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  return callee && LLVMIsAFunction(callee) &&
+         LLVMGetStringAttributeAtIndex(callee, LLVMAttributeFunctionIndex,
+                                       VARIANT_KEY,
+                                       (unsigned)strlen(VARIANT_KEY));
+}
+
+/* A fixed vector of integers or floats, as OpenCL C's vector types are. */
+static bool is_data_vector(LLVMTypeRef type) {
+  if (LLVMGetTypeKind(type) != LLVMVectorTypeKind) return false;
+  LLVMTypeKind element = LLVMGetTypeKind(LLVMGetElementType(type));
+  return element == LLVMIntegerTypeKind || element == LLVMFloatTypeKind ||
+         element == LLVMDoubleTypeKind || element == LLVMHalfTypeKind;
+}
+
+/* The element type's store size in bytes. */
+static unsigned element_bytes(LLVMModuleRef module, LLVMTypeRef element) {
+  LLVMTargetDataRef layout = LLVMGetModuleDataLayout(module);
+  return (unsigned)LLVMStoreSizeOfType(layout, element);
+}
+
+/* The alignment known of byte `offset` past an `align`-aligned address. */
+static unsigned offset_alignment(unsigned align, unsigned offset) {
+  unsigned known = align ? align : 1;
+  while (offset % known) known /= 2;
+  return known;
+}
+
+/* Copies every metadata attachment (TBAA, access groups) of `from`. */
+static void copy_metadata(LLVMValueRef from, LLVMValueRef to) {
+  size_t count = 0;
+  LLVMValueMetadataEntry *entries =
+      LLVMInstructionGetAllMetadataOtherThanDebugLoc(from, &count);
+  LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(from));
+  for (size_t i = 0; i < count; i++) {
+    LLVMSetMetadata(to, LLVMValueMetadataEntriesGetKind(entries, (unsigned)i),
+                    LLVMMetadataAsValue(context,
+                                        LLVMValueMetadataEntriesGetMetadata(
+                                            entries, (unsigned)i)));
+  }
+  if (entries) LLVMDisposeValueMetadataEntries(entries);
+}
+
+/* The address of element `index` of the vector at `base`. */
+static LLVMValueRef element_address(LLVMBuilderRef builder,
+                                    LLVMTypeRef element, LLVMValueRef base,
+                                    unsigned index) {
+  LLVMValueRef at = LLVMConstInt(
+      LLVMInt64TypeInContext(LLVMGetTypeContext(element)), index, 0);
+  return LLVMBuildInBoundsGEP2(builder, element, base, &at, 1, "");
+}
+
+static void split_load(LLVMModuleRef module, LLVMBuilderRef builder,
+                       LLVMValueRef load) {
+  LLVMTypeRef type = LLVMTypeOf(load), element = LLVMGetElementType(type);
+  unsigned lanes = LLVMGetVectorSize(type);
+  unsigned bytes = element_bytes(module, element);
+  unsigned align = LLVMGetAlignment(load);
+  LLVMValueRef base = LLVMGetOperand(load, 0);
+  LLVMPositionBuilderBefore(builder, load);
+  LLVMValueRef vector = LLVMGetPoison(type);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(type));
+  for (unsigned i = 0; i < lanes; i++) {
+    LLVMValueRef lane = LLVMBuildLoad2(
+        builder, element, element_address(builder, element, base, i), "");
+    LLVMSetAlignment(lane, offset_alignment(align, i * bytes));
+    copy_metadata(load, lane);
+    vector = LLVMBuildInsertElement(builder, vector, lane,
+                                    LLVMConstInt(i32, i, 0), "");
+  }
+  LLVMReplaceAllUsesWith(load, vector);
+  LLVMInstructionEraseFromParent(load);
+}
+
+static void split_store(LLVMModuleRef module, LLVMBuilderRef builder,
+                        LLVMValueRef store) {
+  LLVMValueRef value = LLVMGetOperand(store, 0);
+  LLVMValueRef base = LLVMGetOperand(store, 1);
+  LLVMTypeRef type = LLVMTypeOf(value), element = LLVMGetElementType(type);
+  unsigned lanes = LLVMGetVectorSize(type);
+  unsigned bytes = element_bytes(module, element);
+  unsigned align = LLVMGetAlignment(store);
+  LLVMPositionBuilderBefore(builder, store);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(type));
+  for (unsigned i = 0; i < lanes; i++) {
+    LLVMValueRef lane = LLVMBuildExtractElement(builder, value,
+                                                LLVMConstInt(i32, i, 0), "");
+    LLVMValueRef put = LLVMBuildStore(
+        builder, lane, element_address(builder, element, base, i));
+    LLVMSetAlignment(put, offset_alignment(align, i * bytes));
+    copy_metadata(store, put);
+  }
+  LLVMInstructionEraseFromParent(store);
+}
+
+/* Plain (not volatile, not atomic) loads and stores of data vectors. */
+static bool splittable(LLVMValueRef i) {
+  if (LLVMIsALoadInst(i)) {
+    return !LLVMGetVolatile(i) &&
+           LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic &&
+           is_data_vector(LLVMTypeOf(i));
+  }
+  if (LLVMIsAStoreInst(i)) {
+    return !LLVMGetVolatile(i) &&
+           LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic &&
+           is_data_vector(LLVMTypeOf(LLVMGetOperand(i, 0)));
+  }
+  return false;
+}
+
+cc_status cc_scalarize_vector_math(LLVMModuleRef module, LLVMValueRef body,
+                                   cc_log *log) {
+  bool math = false, vectors = false;
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(body); b;
+       b = LLVMGetNextBasicBlock(b)) {
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
+         i = LLVMGetNextInstruction(i)) {
+      math = math || (LLVMIsACallInst(i) && calls_vector_math(i));
+      vectors = vectors || splittable(i);
+    }
+  }
+  if (!math || !vectors) return cc_success;
+  LLVMBuilderRef builder =
+      LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(body); b;
+       b = LLVMGetNextBasicBlock(b)) {
+    LLVMValueRef i = LLVMGetFirstInstruction(b);
+    while (i) {
+      LLVMValueRef next = LLVMGetNextInstruction(i);
+      if (splittable(i)) {
+        if (LLVMIsALoadInst(i)) {
+          split_load(module, builder, i);
+        } else {
+          split_store(module, builder, i);
+        }
+      }
+      i = next;
+    }
+  }
+  LLVMDisposeBuilder(builder);
+  return cc_run_passes(module, "function(scalarizer,instcombine)", log);
+}
