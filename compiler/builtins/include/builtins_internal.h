@@ -15,6 +15,10 @@
 #define CLMUX_OVL __attribute__((overloadable))
 /* No memory access, no side effects: lets a SLEEF call be widened. */
 #define CLMUX_PURE __attribute__((const))
+/* Before a loop over a vector's components: unrolled fully, it leaves no
+ * inner loop in the work-item loop around an inlined call (a rolled loop,
+ * as the optimizer leaves 8 and 16 components, stops vectorization). */
+#define CLMUX_EACH_COMPONENT _Pragma("unroll")
 
 /* M(type) for the float scalar and every float vector type. */
 #define CLMUX_EACH_FLOATN(M) \

@@ -5,6 +5,8 @@
  * the element-wise builtins directly or apply the scalar form per element,
  * which the optimizer turns back into vector code where it can. */
 
+#include "builtins_internal.h"
+
 #define OVL __attribute__((overloadable))
 
 /* ---- Vector forms by element ------------------------------------------ */
@@ -12,19 +14,19 @@
 #define VEC1(R, name, A, n)                                                  \
   OVL R##n name(A##n x) {                                                    \
     R##n r;                                                                  \
-    for (int i = 0; i < n; i++) r[i] = name(x[i]);                           \
+    CLMUX_EACH_COMPONENT for (int i = 0; i < n; i++) r[i] = name(x[i]);                           \
     return r;                                                                \
   }
 #define VEC2(R, name, A, B, n)                                               \
   OVL R##n name(A##n x, B##n y) {                                            \
     R##n r;                                                                  \
-    for (int i = 0; i < n; i++) r[i] = name(x[i], y[i]);                     \
+    CLMUX_EACH_COMPONENT for (int i = 0; i < n; i++) r[i] = name(x[i], y[i]);                     \
     return r;                                                                \
   }
 #define VEC3(R, name, A, n)                                                  \
   OVL R##n name(A##n x, A##n y, A##n z) {                                    \
     R##n r;                                                                  \
-    for (int i = 0; i < n; i++) r[i] = name(x[i], y[i], z[i]);               \
+    CLMUX_EACH_COMPONENT for (int i = 0; i < n; i++) r[i] = name(x[i], y[i], z[i]);               \
     return r;                                                                \
   }
 #define ALL_WIDTHS(M, ...)                                                   \

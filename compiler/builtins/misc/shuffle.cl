@@ -3,17 +3,19 @@
  * many bits as index the 2, 4, 8 or 16 inputs, or twice that many for
  * shuffle2's concatenated pair). */
 
+#include "builtins_internal.h"
+
 #define OVL __attribute__((overloadable))
 
 #define SHUFFLE(T, U, n, m)                                                  \
   OVL T##m shuffle(T##n x, U##m mask) {                                      \
     T##m r;                                                                  \
-    for (int i = 0; i < m; i++) r[i] = x[mask[i] & (n - 1)];                 \
+    CLMUX_EACH_COMPONENT for (int i = 0; i < m; i++) r[i] = x[mask[i] & (n - 1)];                 \
     return r;                                                                \
   }                                                                          \
   OVL T##m shuffle2(T##n x, T##n y, U##m mask) {                             \
     T##m r;                                                                  \
-    for (int i = 0; i < m; i++) {                                            \
+    CLMUX_EACH_COMPONENT for (int i = 0; i < m; i++) {                                            \
       uint k = (uint)(mask[i] & (2 * n - 1));                                \
       r[i] = k < n ? x[k] : y[k - n];                                        \
     }                                                                        \

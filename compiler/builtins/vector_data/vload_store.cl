@@ -3,20 +3,22 @@
  * a fourth element (a vec3 is 4 elements wide in memory); the optimizer
  * merges the accesses into one unaligned vector access. */
 
+#include "builtins_internal.h"
+
 #define OVL __attribute__((overloadable))
 
 #define VLOAD(T, n, AS)                                                \
   OVL T##n vload##n(size_t offset, const AS T *p) {                    \
     T##n r;                                                            \
     p += offset * n;                                                   \
-    for (int i = 0; i < n; i++) r[i] = p[i];                           \
+    CLMUX_EACH_COMPONENT for (int i = 0; i < n; i++) r[i] = p[i];                           \
     return r;                                                          \
   }
 
 #define VSTORE(T, n, AS)                                               \
   OVL void vstore##n(T##n data, size_t offset, AS T *p) {              \
     p += offset * n;                                                   \
-    for (int i = 0; i < n; i++) p[i] = data[i];                        \
+    CLMUX_EACH_COMPONENT for (int i = 0; i < n; i++) p[i] = data[i];                        \
   }
 
 #define VLOAD_WIDTHS(T, AS)                                            \

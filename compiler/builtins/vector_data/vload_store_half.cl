@@ -4,6 +4,8 @@
  * arithmetic: exact for every input, denormals, infinities and NaNs
  * included, and free of branches so work-item loops still vectorize. */
 
+#include "builtins_internal.h"
+
 #define OVL __attribute__((overloadable))
 
 /* half bits -> float (always exact). Exponent and mantissa shifted into
@@ -48,15 +50,16 @@ static ushort clmux_float_to_half(float f, int mode) {
   uint halfway = 1u << (shift - 1);
   uint result = exponent < -14 ? kept : ((uint)(exponent + 14) << 10) + kept;
   bool negative = sign != 0;
-  bool up = mode == CLMUX_RTE ? (rest > halfway || (rest == halfway && (kept & 1)))
-          : mode == CLMUX_RTP ? (rest != 0 && !negative)
-          : mode == CLMUX_RTN ? (rest != 0 && negative)
+  /* Bitwise, not short-circuit: no branch to stop vectorization. */
+  bool up = mode == CLMUX_RTE ? (rest > halfway) | ((rest == halfway) & (kept & 1))
+          : mode == CLMUX_RTP ? (rest != 0) & !negative
+          : mode == CLMUX_RTN ? (rest != 0) & negative
           : false;
   result += up ? 1 : 0;
   /* Beyond the largest finite half (65504 < 2^16): infinity when rounding
    * away from zero in that direction, else the largest finite. */
-  bool to_infinity = mode == CLMUX_RTE || (mode == CLMUX_RTP && !negative) ||
-                     (mode == CLMUX_RTN && negative);
+  bool to_infinity = (mode == CLMUX_RTE) | ((mode == CLMUX_RTP) & !negative) |
+                     ((mode == CLMUX_RTN) & negative);
   if (exponent > 15) result = to_infinity ? 0x7c00 : 0x7bff;
   if (magnitude == 0x7f800000) result = 0x7c00;
   if (magnitude > 0x7f800000) result = 0x7e00 | ((magnitude >> 13) & 0x3ff); /* quiet */
@@ -70,7 +73,7 @@ static ushort clmux_float_to_half(float f, int mode) {
   OVL float##n name(size_t offset, const AS half *p) {                      \
     const AS ushort *h = (const AS ushort *)p + offset * step;              \
     float##n r;                                                             \
-    for (int i = 0; i < n; i++) r[i] = clmux_half_to_float(h[i]);           \
+    CLMUX_EACH_COMPONENT for (int i = 0; i < n; i++) r[i] = clmux_half_to_float(h[i]);           \
     return r;                                                               \
   }
 
@@ -105,7 +108,7 @@ VLOAD_HALF_ALL()
 #define VSTORE_HALF_N(name, F, CVT, n, step, mode, AS)                      \
   OVL void name(F##n data, size_t offset, AS half *p) {                     \
     AS ushort *h = (AS ushort *)p + offset * step;                          \
-    for (int i = 0; i < n; i++) h[i] = CVT(data[i], mode);                  \
+    CLMUX_EACH_COMPONENT for (int i = 0; i < n; i++) h[i] = CVT(data[i], mode);                  \
   }
 
 #define VSTORE_HALF_MODE(suffix, F, CVT, mode, AS)                          \
@@ -156,13 +159,13 @@ static ushort clmux_double_to_half(double d, int mode) {
   ulong halfway = 1UL << (shift - 1);
   uint result = (uint)(exponent < -14 ? kept : ((ulong)(exponent + 14) << 10) + kept);
   bool negative = sign != 0;
-  bool up = mode == CLMUX_RTE ? (rest > halfway || (rest == halfway && (kept & 1)))
-          : mode == CLMUX_RTP ? (rest != 0 && !negative)
-          : mode == CLMUX_RTN ? (rest != 0 && negative)
+  bool up = mode == CLMUX_RTE ? (rest > halfway) | ((rest == halfway) & (kept & 1))
+          : mode == CLMUX_RTP ? (rest != 0) & !negative
+          : mode == CLMUX_RTN ? (rest != 0) & negative
           : false;
   result += up ? 1 : 0;
-  bool to_infinity = mode == CLMUX_RTE || (mode == CLMUX_RTP && !negative) ||
-                     (mode == CLMUX_RTN && negative);
+  bool to_infinity = (mode == CLMUX_RTE) | ((mode == CLMUX_RTP) & !negative) |
+                     ((mode == CLMUX_RTN) & negative);
   if (exponent > 15) result = to_infinity ? 0x7c00 : 0x7bff;
   if (magnitude == 0x7ff0000000000000UL) result = 0x7c00;
   if (magnitude > 0x7ff0000000000000UL)

@@ -7,6 +7,9 @@
  * work-item loop calling it vectorized, in float and in double. The same
  * exp(x) * sin(x) on float4 values must vectorize across work-items as
  * well (codegen splits the float4s) and give the right element order.
+ * vstore_half[n] of float, float2, ... float16 must store whole vectors of
+ * halves, no half alone (a per-component loop left rolled, or a float2
+ * left unsplit, keeps the work-item loop scalar).
  * Set CLMUX_BUILTINS_DUMP=1 to print the optimized IR. */
 #include <time.h>
 
@@ -72,6 +75,29 @@ static int vectorizes(const char *type, const char *call,
   bt_executable_destroy(exe);
   if (!vector) fprintf(stderr, "%s (%s) stays scalar\n", expression, type);
   return vector;
+}
+
+/* Whether a kernel storing `width` floats per work-item as halves with
+ * vstore_half<width><rounding> stores only vectors of halves. */
+static int stores_half_vectors(const char *width, const char *rounding) {
+  char source_text[320];
+  snprintf(source_text, sizeof source_text,
+           "kernel void k(global const float%s *p, global half *f) {\n"
+           "  size_t i = get_global_id(0);\n"
+           "  vstore_half%s%s(p[i], i, f);\n"
+           "}\n", width, width, rounding);
+  const char *name = "k";
+  LLVMModuleRef optimized = NULL;
+  mux_executable_t exe = bt_build(source_text, &name, 1, LOCAL, &optimized);
+  if (!optimized) return 0;
+  char *text = LLVMPrintModuleToString(optimized);
+  int vectors = strstr(text, "store i16 ") == NULL;
+  LLVMDisposeMessage(text);
+  LLVMDisposeModule(optimized);
+  bt_executable_destroy(exe);
+  if (!vectors) fprintf(stderr, "vstore_half%s%s stores halves one by one\n",
+                        width, rounding);
+  return vectors;
 }
 
 static const char *const unary[] = {
@@ -227,5 +253,10 @@ int main(void) {
   free(out);
   check_functions_vectorize("float");
   check_functions_vectorize("double");
+  static const char *const widths[] = {"", "2", "4", "8", "16"};
+  for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+    CHECK(stores_half_vectors(widths[w], ""));
+    CHECK(stores_half_vectors(widths[w], "_rtp"));
+  }
   return bt_finish();
 }
