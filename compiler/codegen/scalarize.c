@@ -131,18 +131,39 @@ static bool splittable(LLVMValueRef i) {
   return false;
 }
 
+/* The vector a splittable load reads or a store writes. */
+static LLVMTypeRef vector_type_of(LLVMValueRef access) {
+  return LLVMTypeOf(LLVMIsALoadInst(access) ? access
+                                            : LLVMGetOperand(access, 0));
+}
+
+/* Vectors of 2 to 4 elements of 32 or 64 bits use a fraction of a SIMD
+ * register per work-item; split, 16 work-items fill it. Wider vectors fill
+ * it already, and split 8- and 16-bit elements vectorize 32 or 64 items
+ * at a time into interleaving shuffles that take seconds to compile. */
+static bool worth_splitting(LLVMModuleRef module, LLVMTypeRef vector) {
+  unsigned bytes = element_bytes(module, LLVMGetElementType(vector));
+  return LLVMGetVectorSize(vector) <= 4 && bytes >= 4;
+}
+
 cc_status cc_scalarize_vector_math(LLVMModuleRef module, LLVMValueRef body,
                                    cc_log *log) {
-  bool math = false, vectors = false;
+  bool math = false, per_element = false, narrow = true, vectors = false;
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(body); b;
        b = LLVMGetNextBasicBlock(b)) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
          i = LLVMGetNextInstruction(i)) {
       math = math || (LLVMIsACallInst(i) && calls_vector_math(i));
-      vectors = vectors || splittable(i);
+      per_element = per_element ||
+                    (LLVMIsAExtractElementInst(i) &&
+                     is_data_vector(LLVMTypeOf(LLVMGetOperand(i, 0))));
+      if (splittable(i)) {
+        vectors = true;
+        narrow = narrow && worth_splitting(module, vector_type_of(i));
+      }
     }
   }
-  if (!math || !vectors) return cc_success;
+  if (!(math || (per_element && narrow)) || !vectors) return cc_success;
   LLVMBuilderRef builder =
       LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(body); b;
@@ -161,5 +182,5 @@ cc_status cc_scalarize_vector_math(LLVMModuleRef module, LLVMValueRef body,
     }
   }
   LLVMDisposeBuilder(builder);
-  return cc_run_passes(module, "function(scalarizer,instcombine)", log);
+  return cc_run_passes(module, "function(scalarizer,instcombine<no-verify-fixpoint>)", log);
 }

@@ -1,5 +1,5 @@
 /* Kernels compiled from OpenCL C (by clang-19 at build time, bitcode paths
- * in argv: vector_add, saxpy, ids, args, unsupported) through
+ * in argv: vector_add, saxpy, ids, args, unsupported, vector_types) through
  * cc_codegen_build into containers, loaded and run through the public Mux
  * API at several local sizes, compared with host references. */
 #include <math.h>
@@ -354,11 +354,53 @@ static void test_several_kernels(LLVMModuleRef module) {
   muxDestroyExecutable(device, executable, mux_test_allocator);
 }
 
+/* Complex products on float2, split into floats by codegen: each
+ * component must land where it belongs, at a specialized and a generic
+ * local size (with a tail). */
+static void test_complex_mul(LLVMModuleRef module) {
+  static float a[2 * count], b[2 * count], c[2 * count];
+  for (int i = 0; i < 2 * count; i++) {
+    a[i] = (float)(i % 97) * 0.25f - 12.0f;
+    b[i] = (float)((i * 13) % 89) * 0.5f - 20.0f;
+  }
+  host_buffer ba = host_buffer_create(a, sizeof a);
+  host_buffer bb = host_buffer_create(b, sizeof b);
+  host_buffer bc = host_buffer_create(NULL, sizeof c);
+  mux_descriptor_info_t args[3] = {buffer_arg(&ba), buffer_arg(&bb),
+                                   buffer_arg(&bc)};
+  const uint32_t built[] = {48, 0};
+  const size_t run[] = {48, 21};
+  for (int t = 0; t < 2; t++) {
+    cc_kernel_request request = {
+        "complex_mul", {built[t], built[t] ? 1 : 0, built[t] ? 1 : 0}};
+    mux_executable_t executable = build_executable(target, module, &request, 1);
+    if (!executable) continue;
+    mux_kernel_t kernel = create_kernel(executable, "complex_mul");
+    memset(c, 0, sizeof c);
+    host_buffer_write(&bc, c);
+    CHECK_SUCCESS(run_1d(kernel, args, 3, count, run[t]));
+    host_buffer_read(&bc, c);
+    int wrong = 0;
+    for (int i = 0; i < count; i++) {
+      float re = a[2 * i] * b[2 * i] - a[2 * i + 1] * b[2 * i + 1];
+      float im = a[2 * i] * b[2 * i + 1] + a[2 * i + 1] * b[2 * i];
+      wrong += fabsf(c[2 * i] - re) > 1e-4f * (1.0f + fabsf(re)) ||
+               fabsf(c[2 * i + 1] - im) > 1e-4f * (1.0f + fabsf(im));
+    }
+    CHECK_INT(0, wrong);
+    muxDestroyKernel(device, kernel, mux_test_allocator);
+    muxDestroyExecutable(device, executable, mux_test_allocator);
+  }
+  host_buffer_destroy(&ba);
+  host_buffer_destroy(&bb);
+  host_buffer_destroy(&bc);
+}
+
 int main(int argc, char **argv) {
-  if (argc != 6) {
+  if (argc != 7) {
     fprintf(stderr,
             "usage: %s vector_add.bc saxpy.bc ids.bc args.bc "
-            "unsupported.bc\n",
+            "unsupported.bc vector_types.bc\n",
             argv[0]);
     return 1;
   }
@@ -369,9 +411,10 @@ int main(int argc, char **argv) {
   }
   codegen_test_start();
   context = LLVMContextCreate();
-  void (*tests[5])(LLVMModuleRef) = {test_vector_add, test_saxpy, test_ids,
-                                     test_args, test_several_kernels};
-  for (int t = 0; t < 5; t++) {
+  void (*tests[6])(LLVMModuleRef) = {test_vector_add,  test_saxpy,
+                                     test_ids,         test_args,
+                                     test_several_kernels, test_complex_mul};
+  for (int t = 0; t < 6; t++) {
     LLVMModuleRef module = load_bitcode(context, argv[1 + t]);
     tests[t](module);
     LLVMDisposeModule(module);

@@ -1,6 +1,7 @@
 /* The work-item loop is vectorized across x at the host's full width:
  * the optimized IR of vector_add and of saxpy (with its branches) holds
- * (and of a kernel indexing with `int i = get_global_id(0)`)
+ * (and of a kernel indexing with `int i = get_global_id(0)`, and of a
+ * complex product on float2 values, split into floats)
  * <N x float> operations with N = vector bits / 32, and vector_add's
  * assembly adds whole registers of that width (zmm, ymm or xmm), both for
  * code specialized to a local size and for generic code. Set
@@ -73,8 +74,9 @@ static void check_vectorized(const cc_target *target, LLVMModuleRef source,
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s vector_add.bc saxpy.bc\n", argv[0]);
+  if (argc != 4) {
+    fprintf(stderr, "usage: %s vector_add.bc saxpy.bc vector_types.bc\n",
+            argv[0]);
     return 1;
   }
   cc_target *target = NULL;
@@ -90,6 +92,7 @@ int main(int argc, char **argv) {
   LLVMContextRef context = LLVMContextCreate();
   LLVMModuleRef vector_add = load_bitcode(context, argv[1]);
   LLVMModuleRef saxpy = load_bitcode(context, argv[2]);
+  LLVMModuleRef vector_types = load_bitcode(context, argv[3]);
   const uint32_t specialized[3] = {64, 1, 1}, odd[3] = {50, 2, 1},
                  generic[3] = {0, 0, 0};
   check_vectorized(target, vector_add, "vector_add", specialized, lanes, add);
@@ -98,8 +101,12 @@ int main(int argc, char **argv) {
   check_vectorized(target, saxpy, "saxpy", specialized, lanes, NULL);
   check_vectorized(target, saxpy, "saxpy", generic, lanes, NULL);
   check_vectorized(target, saxpy, "scale_int_index", specialized, lanes, NULL);
+  check_vectorized(target, vector_types, "complex_mul", specialized, lanes,
+                   NULL);
+  check_vectorized(target, vector_types, "complex_mul", generic, lanes, NULL);
   LLVMDisposeModule(vector_add);
   LLVMDisposeModule(saxpy);
+  LLVMDisposeModule(vector_types);
   LLVMContextDispose(context);
   cc_target_destroy(target);
   return check_finish();
