@@ -85,9 +85,10 @@ cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
 
 /* ---- Vector types around vector math (scalarize.c) ---- */
 
-/* If `body` calls math with vector variants and loads or stores OpenCL
- * vector types, splits those loads and stores and the arithmetic on them
- * into scalars, so that the work-item loop can vectorize. */
+/* If `body` loads or stores OpenCL vector types and calls math with
+ * vector variants or takes narrow vectors apart, splits those loads and
+ * stores and the arithmetic on them into scalars, so that the work-item
+ * loop can vectorize. */
 cc_status cc_scalarize_vector_math(LLVMModuleRef module, LLVMValueRef body,
                                    cc_log *log);
 

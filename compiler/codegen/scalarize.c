@@ -1,13 +1,16 @@
-/* clmux compiler — code generation: OpenCL vector types in kernels that
- * call vector math. The loop vectorizer widens scalars only: a kernel
- * computing exp on float4 values (four scalar exp calls once the library
- * has split it) would run its work-item loop one item at a time with
- * scalar SLEEF calls. Splitting the body's vector loads and stores
- * element by element and then its arithmetic (LLVM's scalarizer) lets the
- * work-item loop vectorize, each element becoming a full-width vector
- * across work-items with the math's vector forms. Only kernels that call
- * such math are split: elsewhere the vector types already give SIMD code,
- * which the split could trade for gathers. */
+/* clmux compiler — code generation: OpenCL vector types the loop
+ * vectorizer cannot widen. It widens scalars only: a kernel computing exp
+ * on float4 values (four scalar exp calls once the library has split it)
+ * would run its work-item loop one item at a time with scalar SLEEF calls,
+ * and a kernel using a float2's components one by one (complex numbers,
+ * vstore_half2) would run them scalar too. Splitting the body's vector
+ * loads and stores element by element and then its arithmetic (LLVM's
+ * scalarizer) lets the work-item loop vectorize, each element becoming a
+ * full-width vector across work-items. Split are kernels that call such
+ * math, and kernels taking 2- to 4-element vectors of 32/64-bit values
+ * apart; elsewhere the vector types already give SIMD code, which the
+ * split could trade for gathers (image pixels) or for slow-to-compile
+ * shuffles (8- and 16-bit elements). */
 #include <llvm-c/Target.h>
 #include <string.h>
 
