@@ -32,9 +32,11 @@ static cc_status check_kernel(const cc_binary_kernel *k, cc_log *log) {
     all &= k->required_local_size[d] != 0;
   }
   if ((any && !all) || k->local_memory > CPU_BINARY_MAX_LOCAL_MEMORY ||
-      k->scratch > CPU_BINARY_MAX_SCRATCH) {
+      k->scratch > CPU_BINARY_MAX_SCRATCH ||
+      (k->flags & ~CPU_BINARY_KERNEL_FLAGS_KNOWN) != 0) {
     return cc_fail(log, cc_error_invalid_value,
-                   "kernel %s: bad required size, local memory or scratch",
+                   "kernel %s: bad required size, local memory, scratch or "
+                   "flags",
                    k->name);
   }
   return cc_success;
@@ -96,6 +98,7 @@ cc_status cc_binary_write(const cc_binary_kernel *kernels, uint32_t count,
     }
     put_u64(entry + cpu_binary_kernel_local_memory, k->local_memory);
     put_u64(entry + cpu_binary_kernel_scratch, k->scratch);
+    put_u32(entry + cpu_binary_kernel_flags, k->flags);
     for (int d = 0; d < 3; d++) {
       put_u32(entry + cpu_binary_kernel_preferred_local_size + 4 * d,
               k->preferred_local_size[d]);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "binary_format.h"
 #include "internal.h"
 
 #define SYMBOL_PREFIX "__clmux_wg_"
@@ -23,22 +24,26 @@ static void describe(const cc_target *target, const cc_kernel_info *info,
                                          ? cc_target_vector_bits(target) / 8
                                          : 1;
   }
+  entry->flags = CPU_BINARY_KERNEL_MERGES_GROUPS; /* until a version says no */
 }
 
 /* Builds work-group function `symbol` of kernel `name` from `source` and
- * links it into `linked`; local memory and scratch grow to its needs. */
+ * links it into `linked`; local memory and scratch grow to its needs, and
+ * groups merge only if every version lets them. */
 static cc_status add_version(const cc_target *target, LLVMModuleRef source,
                              LLVMModuleRef linked, const char *name,
                              const uint32_t local_size[3], const char *symbol,
                              cc_binary_kernel *entry, cc_log *log) {
   LLVMModuleRef module = NULL;
-  uint64_t local_memory = 0, scratch = 0;
+  cc_work_group_facts facts = {0, 0, false};
   cc_status status = cc_build_work_group(source, name, local_size, symbol,
-                                         &module, &local_memory, &scratch,
-                                         log);
+                                         &module, &facts, log);
   if (status != cc_success) return status;
-  if (local_memory > entry->local_memory) entry->local_memory = local_memory;
-  if (scratch > entry->scratch) entry->scratch = scratch;
+  if (facts.local_memory > entry->local_memory) {
+    entry->local_memory = facts.local_memory;
+  }
+  if (facts.scratch > entry->scratch) entry->scratch = facts.scratch;
+  if (!facts.merges_groups) entry->flags &= ~CPU_BINARY_KERNEL_MERGES_GROUPS;
   cc_target_adopt_module(target, module);
   if (LLVMLinkModules2(linked, module)) {
     return cc_fail(log, cc_error_llvm, "kernel %s: linking failed", name);

@@ -150,6 +150,7 @@ typedef struct cc_binary_kernel {
   uint64_t scratch;      /* bytes per work-item kept across barriers */
   uint32_t preferred_local_size[3]; /* each >= 1 */
   uint32_t required_local_size[3];  /* all 0, or each >= 1 */
+  uint32_t flags;                   /* CPU_BINARY_KERNEL_* */
 } cc_binary_kernel;
 
 /* Writes a container (malloc'd into *out) holding `object`. */

@@ -52,19 +52,28 @@ void cc_lower_work_items(LLVMValueRef function, LLVMValueRef wg,
                          LLVMValueRef local_id[3], LLVMValueRef global_id[3],
                          const uint32_t local_size[3]);
 
+/* Whether `function` (inlined) sees how the NDRange is cut into work-groups:
+ * local or group ids, local sizes, group counts, the global offset (run
+ * rows of groups as one, CPU_BINARY_KERNEL_MERGES_GROUPS, would change
+ * them), barriers or printf (records per group). */
+bool cc_observes_work_groups(LLVMValueRef function);
+
 /* Builds the work-group function `symbol` around `body`, a function that
  * takes the kernel's arguments (by-value aggregates, where `by_pointer`,
  * as pointers into the argument block) then wg, local ids x, y, z and
  * global ids x, y, z. `parallel` marks the x loop's accesses independent
  * across work-items (else the vectorizer checks aliasing itself). With
  * `regions` > 0, `body` is a step function (cc_build_step_function) whose
- * barrier flags lie at `flags_offset`. */
+ * barrier flags lie at `flags_offset`. With `x_rows`, a call may run a row
+ * of groups (CPU_BINARY_KERNEL_MERGES_GROUPS): the x loop runs wg's
+ * local_size[0] items, a multiple of local_size[0] if that is not 0. */
 LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
                                        const cc_kernel_info *info,
                                        const bool *by_pointer,
                                        const uint32_t local_size[3],
                                        const char *symbol, bool parallel,
-                                       unsigned regions, uint64_t flags_offset);
+                                       bool x_rows, unsigned regions,
+                                       uint64_t flags_offset);
 
 /* An i8 pointer to field `offset` of the cpu_work_group at `wg`, loaded as
  * `type`. */
@@ -76,12 +85,19 @@ LLVMValueRef cc_load_wg_field(LLVMBuilderRef builder, LLVMValueRef wg,
 LLVMValueRef cc_load_wg_pointer(LLVMBuilderRef builder, LLVMValueRef wg,
                                 size_t offset, const char *name);
 
-/* cc_codegen_work_group, also telling the bytes of static __local data
- * and of scratch per work-item the function needs (either may be NULL). */
+/* What a work-group function needs from the target. */
+typedef struct cc_work_group_facts {
+  uint64_t local_memory; /* static __local bytes */
+  uint64_t scratch;      /* bytes per work-item kept across barriers */
+  bool merges_groups;    /* CPU_BINARY_KERNEL_MERGES_GROUPS holds */
+} cc_work_group_facts;
+
+/* cc_codegen_work_group, also telling what the function needs (`facts`
+ * may be NULL). */
 cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
                               const uint32_t local_size[3], const char *symbol,
-                              LLVMModuleRef *out, uint64_t *local_memory,
-                              uint64_t *scratch, cc_log *log);
+                              LLVMModuleRef *out, cc_work_group_facts *facts,
+                              cc_log *log);
 
 /* ---- Vector types around vector math (scalarize.c) ---- */
 

@@ -165,7 +165,8 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
                                        const bool *by_pointer,
                                        const uint32_t local_size[3],
                                        const char *symbol, bool parallel,
-                                       unsigned regions, uint64_t flags_offset) {
+                                       bool x_rows, unsigned regions,
+                                       uint64_t flags_offset) {
   LLVMContextRef context = LLVMGetModuleContext(module);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(context);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
@@ -212,15 +213,30 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
   }
   n.call_args[info->arg_count] = wg;
   for (unsigned d = 0; d < 3; d++) {
-    n.size[d] =
-        local_size[d]
-            ? LLVMConstInt(i64, local_size[d], 0)
-            : LLVMBuildZExt(
-                  builder,
-                  cc_load_wg_field(builder, wg, i32,
+    bool runtime = !local_size[d] || (d == 0 && x_rows);
+    LLVMValueRef items =
+        runtime ? cc_load_wg_field(builder, wg, i32,
                                    offsetof(cpu_work_group, local_size) + 4 * d,
-                                   "local_size"),
-                  i64, "");
+                                   "local_size")
+                : NULL;
+    if (!runtime) {
+      n.size[d] = LLVMConstInt(i64, local_size[d], 0);
+    } else if (!local_size[d]) {
+      n.size[d] = LLVMBuildZExt(builder, items, i64, "");
+    } else {
+      /* A whole number of groups, ((items - 1) / width + 1) * width, the
+       * subtraction in 32 bits: the vectorizer then knows the trip count a
+       * non-zero multiple of the group width, and drops the scalar
+       * remainder when that is a multiple of its vector. */
+      LLVMValueRef width = LLVMConstInt(i64, local_size[d], 0);
+      LLVMValueRef below = LLVMBuildZExt(
+          builder, LLVMBuildSub(builder, items, LLVMConstInt(i32, 1, 0), ""),
+          i64, "");
+      LLVMValueRef groups =
+          LLVMBuildNUWAdd(builder, LLVMBuildUDiv(builder, below, width, ""),
+                          LLVMConstInt(i64, 1, 0), "groups");
+      n.size[d] = LLVMBuildNUWMul(builder, groups, width, "row_items");
+    }
     LLVMValueRef offset = cc_load_wg_field(
         builder, wg, i64, offsetof(cpu_work_group, global_offset) + 8 * d,
         "global_offset");

@@ -210,7 +210,15 @@ static cc_status choose_local_size(const cc_kernel_info *info,
 
 typedef struct clone_result {
   uint64_t local_memory, scratch, flags_offset;
+  bool merges_groups;
 } clone_result;
+
+static bool has_local_pointer_arg(const cc_kernel_info *info) {
+  for (unsigned i = 0; i < info->arg_count; i++) {
+    if (info->args[i].kind == cc_arg_local_pointer) return true;
+  }
+  return false;
+}
 
 /* The kernel's body with its __local variables lowered; for a kernel with
  * barriers, its step function with the number of regions. */
@@ -226,6 +234,9 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
   result->local_memory = layout.size;
   cc_status status = inline_helpers(module, kernel, log);
   bool stepped = status == cc_success && cc_has_barrier(kernel);
+  result->merges_groups = status == cc_success && layout.size == 0 &&
+                          !has_local_pointer_arg(info) &&
+                          !cc_observes_work_groups(kernel);
   *body = status == cc_success ? make_body(module, kernel, info, by_pointer,
                                            local_size, stepped)
                                : NULL;
@@ -285,7 +296,8 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   LLVMValueRef wrapper =
       status == cc_success
           ? cc_build_work_group_loops(module, body, info, by_pointer,
-                                      local_size, symbol, parallel, regions,
+                                      local_size, symbol, parallel,
+                                      result->merges_groups, regions,
                                       result->flags_offset)
           : NULL;
   free(by_pointer);
@@ -308,14 +320,13 @@ cc_status cc_codegen_work_group(LLVMModuleRef source, const char *name,
                                 const uint32_t local_size[3],
                                 const char *symbol, LLVMModuleRef *out,
                                 cc_log *log) {
-  return cc_build_work_group(source, name, local_size, symbol, out, NULL, NULL,
-                             log);
+  return cc_build_work_group(source, name, local_size, symbol, out, NULL, log);
 }
 
 cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
                               const uint32_t local_size[3], const char *symbol,
-                              LLVMModuleRef *out, uint64_t *local_memory,
-                              uint64_t *scratch, cc_log *log) {
+                              LLVMModuleRef *out, cc_work_group_facts *facts,
+                              cc_log *log) {
   *out = NULL;
   if (!symbol || !*symbol || LLVMGetNamedFunction(source, symbol) ||
       LLVMGetNamedGlobal(source, symbol)) {
@@ -330,12 +341,15 @@ cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
   status = choose_local_size(&info, local_size, chosen, name, log);
   if (status == cc_success) {
     LLVMModuleRef module = LLVMCloneModule(source);
-    clone_result result = {0, 0, 0};
+    clone_result result = {0, 0, 0, false};
     status = build_in_clone(module, name, &info, chosen, symbol, &result, log);
     if (status == cc_success) {
       *out = module;
-      if (local_memory) *local_memory = result.local_memory;
-      if (scratch) *scratch = result.scratch;
+      if (facts) {
+        facts->local_memory = result.local_memory;
+        facts->scratch = result.scratch;
+        facts->merges_groups = result.merges_groups;
+      }
     } else {
       LLVMDisposeModule(module);
     }

@@ -49,6 +49,31 @@ static work_item_query query_of(LLVMValueRef inst) {
   return query_named(cc_callee_name(inst));
 }
 
+bool cc_observes_work_groups(LLVMValueRef function) {
+  for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+       block = LLVMGetNextBasicBlock(block)) {
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+         inst = LLVMGetNextInstruction(inst)) {
+      if (!LLVMIsACallInst(inst)) continue;
+      const char *name = cc_callee_name(inst);
+      switch (query_named(name)) {
+        case query_local_id:
+        case query_group_id:
+        case query_local_size:
+        case query_num_groups:
+        case query_global_offset:
+          return true;
+        default:
+          break;
+      }
+      if (cc_is_barrier_name(name) || strcmp(name, CPU_PRINTF_SYMBOL) == 0) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool cc_codegen_lowers(const char *name) {
   return query_named(name) != query_none || cc_is_barrier_name(name);
 }

@@ -377,7 +377,7 @@ static void test_damaged_containers(void) {
           put_u32(entry + cpu_binary_kernel_preferred_local_size + 4, 0));
   DAMAGED("required size in part",
           put_u32(entry + cpu_binary_kernel_required_local_size, 8));
-  DAMAGED("flags", put_u32(entry + cpu_binary_kernel_flags, 1));
+  DAMAGED("flags", put_u32(entry + cpu_binary_kernel_flags, 0x80));
   DAMAGED("reserved", put_u32(entry + cpu_binary_kernel_reserved, 1));
   DAMAGED("local memory",
           put_u64(entry + cpu_binary_kernel_local_memory, UINT64_MAX));

@@ -65,12 +65,20 @@ enum cpu_binary_header_field {
  * 44: u32[3] required local size: all 0 when the code runs with any local
  *         size, else each >= 1 and the only local size NDRanges may use
  *         (code specialized for one local size, reqd_work_group_size)
- * 56: u32 flags, must be 0
+ * 56: u32 flags, CPU_BINARY_KERNEL_* bits below; others must be 0
  * 60: u32 reserved, must be 0 */
 #define CPU_BINARY_KERNEL_SIZE 64u
 #define CPU_BINARY_MAX_NAME 4096u
 #define CPU_BINARY_MAX_LOCAL_MEMORY (UINT64_C(1) << 32)
 #define CPU_BINARY_MAX_SCRATCH (UINT64_C(1) << 16)
+
+/* The function does not observe work-groups (no local or group ids, local
+ * or group counts, global offset, barriers, __local memory or printf):
+ * the target may run a row of consecutive groups in x as one call whose
+ * local_size[0] counts the row's items, group_id[0] is 0 and
+ * global_offset[0] is the row's first global x id (work_group_abi.h). */
+#define CPU_BINARY_KERNEL_MERGES_GROUPS 0x1u
+#define CPU_BINARY_KERNEL_FLAGS_KNOWN CPU_BINARY_KERNEL_MERGES_GROUPS
 
 enum cpu_binary_kernel_field {
   cpu_binary_kernel_name_offset = 0,

@@ -141,6 +141,8 @@ typedef struct cpu_kernel {
   cpu_executable *executable; /* NULL for a built-in kernel */
   /* Bytes of scratch per work-item for values live across barriers. */
   size_t scratch_per_work_item;
+  /* Rows of groups in x may run as one call (CPU_BINARY_KERNEL_MERGES_GROUPS). */
+  bool merges_groups;
   char name[64];
 } cpu_kernel;
 
@@ -234,6 +236,7 @@ typedef struct cpu_executable_kernel {
   uint64_t scratch_per_work_item;
   uint32_t preferred_local_size[3];
   uint32_t required_local_size[3]; /* all 0: any local size */
+  uint32_t flags;                   /* CPU_BINARY_KERNEL_* */
 } cpu_executable_kernel;
 
 /* The kernel called `name` (name_length bytes), or NULL. */
@@ -254,7 +257,6 @@ void cpu_kernel_required_local_size(const cpu_kernel *kernel,
  *   bytes), padded to a multiple of 8.
  * The type of each value comes from the format, read at run time, so a
  * format need not be known when the kernel is compiled. */
-#define CPU_PRINTF_SYMBOL "__clmux_printf"
 /* Bytes of records one work-group may leave (CL_DEVICE_PRINTF_BUFFER_SIZE). */
 #define CPU_PRINTF_BUFFER_SIZE ((uint32_t)1 << 20)
 enum { cpu_printf_header_size = 16, cpu_printf_arg_header_size = 8 };

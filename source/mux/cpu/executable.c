@@ -154,6 +154,7 @@ static bool kernel_entry_read(const uint8_t *entry, const char *strings,
   *symbol = strings + symbol_offset;
   kernel->local_memory_size = read_u64(entry, cpu_binary_kernel_local_memory);
   kernel->scratch_per_work_item = read_u64(entry, cpu_binary_kernel_scratch);
+  kernel->flags = read_u32(entry, cpu_binary_kernel_flags);
   if (kernel->local_memory_size > CPU_BINARY_MAX_LOCAL_MEMORY ||
       kernel->scratch_per_work_item > CPU_BINARY_MAX_SCRATCH) {
     return false;
@@ -168,7 +169,7 @@ static bool kernel_entry_read(const uint8_t *entry, const char *strings,
     if (kernel->required_local_size[d] == 0) required_zeros++;
   }
   return (required_zeros == 0 || required_zeros == 3) &&
-         read_u32(entry, cpu_binary_kernel_flags) == 0 &&
+         (kernel->flags & ~CPU_BINARY_KERNEL_FLAGS_KNOWN) == 0 &&
          read_u32(entry, cpu_binary_kernel_reserved) == 0;
 }
 

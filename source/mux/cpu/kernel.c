@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../target.h"
+#include "binary_format.h"
 #include "cpu.h"
 
 /* Built-in kernels suggest this many work-items in x: enough for the loop
@@ -65,6 +66,8 @@ mux_result_t cpuCreateKernel(mux_device_t device, mux_executable_t executable,
   cpu_kernel *kernel = &object->kernel;
   kernel->executable = (cpu_executable *)executable;
   kernel->scratch_per_work_item = entry->scratch_per_work_item;
+  kernel->merges_groups =
+      (entry->flags & CPU_BINARY_KERNEL_MERGES_GROUPS) != 0;
   kernel->base.local_memory_size = entry->local_memory_size;
   bool required = entry->required_local_size[0] != 0;
   const uint32_t *preferred =

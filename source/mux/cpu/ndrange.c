@@ -465,6 +465,59 @@ void cpu_ndrange_release(cpu_ndrange *ndrange, mux_allocator_info_t allocator) {
 
 /* ---- Launch ---------------------------------------------------------------*/
 
+/* Groups begin..end, one call each. */
+static void run_groups(const cpu_ndrange *ndrange, const uint8_t *args,
+                       cpu_work_group *wg, uint64_t begin, uint64_t end) {
+  /* Linear group index, x fastest; divide once, then count up. */
+  uint64_t x = begin % wg->num_groups[0];
+  uint64_t rest = begin / wg->num_groups[0];
+  uint64_t y = rest % wg->num_groups[1];
+  uint64_t z = rest / wg->num_groups[1];
+  cpu_work_group_fn function = ndrange->kernel->function;
+  /* printf records of a group are written out as soon as it returns; a
+   * kernel without printf leaves none, which costs one load to see. */
+  cpu_printf_buffer *printf_buffer = cpu_printf_thread_buffer();
+  for (uint64_t group = begin; group < end; group++) {
+    wg->group_id[0] = x;
+    wg->group_id[1] = y;
+    wg->group_id[2] = z;
+    function(args, wg);
+    if (printf_buffer->used) cpu_printf_flush(printf_buffer);
+    if (++x == wg->num_groups[0]) {
+      x = 0;
+      if (++y == wg->num_groups[1]) {
+        y = 0;
+        z++;
+      }
+    }
+  }
+}
+
+/* Groups begin..end of a kernel that does not observe work-groups
+ * (CPU_BINARY_KERNEL_MERGES_GROUPS): each row of consecutive groups in x
+ * runs as one call, as one group spanning the row from its first global x
+ * id. Fewer calls, and groups narrower than a vector still run the
+ * vectorized work-item loop. */
+static void run_group_rows(const cpu_ndrange *ndrange, const uint8_t *args,
+                           cpu_work_group *wg, uint64_t begin, uint64_t end) {
+  uint64_t row = ndrange->num_groups[0];
+  uint64_t width = ndrange->local_size[0];
+  uint64_t longest = UINT32_MAX / width; /* local_size[0] is 32 bits */
+  wg->group_id[0] = 0;
+  for (uint64_t group = begin; group < end;) {
+    uint64_t x = group % row, rest = group / row;
+    uint64_t groups = row - x;
+    if (groups > end - group) groups = end - group;
+    if (groups > longest) groups = longest;
+    wg->group_id[1] = rest % ndrange->num_groups[1];
+    wg->group_id[2] = rest / ndrange->num_groups[1];
+    wg->global_offset[0] = ndrange->global_offset[0] + x * width;
+    wg->local_size[0] = (uint32_t)(groups * width);
+    ndrange->kernel->function(args, wg);
+    group += groups;
+  }
+}
+
 static void run_work_groups(void *context, uint64_t begin, uint64_t end,
                             unsigned worker, uint8_t *local_memory) {
   const cpu_ndrange *ndrange = context;
@@ -488,31 +541,13 @@ static void run_work_groups(void *context, uint64_t begin, uint64_t end,
     args = block;
   }
 
-  /* Linear group index, x fastest; divide once, then count up. */
-  uint64_t x = begin % wg.num_groups[0];
-  uint64_t rest = begin / wg.num_groups[0];
-  uint64_t y = rest % wg.num_groups[1];
-  uint64_t z = rest / wg.num_groups[1];
-  cpu_work_group_fn function = ndrange->kernel->function;
   /* Kernels run in the environment OpenCL promises (denormals kept), and
    * the thread gets its own back when the chunk is done. */
   uint32_t fp_env = cpu_fp_env_enter(false);
-  /* printf records of a group are written out as soon as it returns; a
-   * kernel without printf leaves none, which costs one load to see. */
-  cpu_printf_buffer *printf_buffer = cpu_printf_thread_buffer();
-  for (uint64_t group = begin; group < end; group++) {
-    wg.group_id[0] = x;
-    wg.group_id[1] = y;
-    wg.group_id[2] = z;
-    function(args, &wg);
-    if (printf_buffer->used) cpu_printf_flush(printf_buffer);
-    if (++x == wg.num_groups[0]) {
-      x = 0;
-      if (++y == wg.num_groups[1]) {
-        y = 0;
-        z++;
-      }
-    }
+  if (ndrange->kernel->merges_groups) {
+    run_group_rows(ndrange, args, &wg, begin, end);
+  } else {
+    run_groups(ndrange, args, &wg, begin, end);
   }
   cpu_fp_env_leave(fp_env);
 }

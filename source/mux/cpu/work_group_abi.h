@@ -4,7 +4,10 @@
  * code: the built-in kernels in C today, the OpenCL C compiler later. One
  * call of a work-group function runs one whole work-group: every work-item
  * of it, in whatever order and vector width the code chooses, honouring
- * barriers internally.
+ * barriers internally. A kernel flagged CPU_BINARY_KERNEL_MERGES_GROUPS
+ * (binary_format.h) may instead get a row of consecutive groups in x as one
+ * call: local_size[0] counts the row's items, group_id[0] is 0 and
+ * global_offset[0] is the row's first global x id.
  *
  * Arguments: the target packs the NDRange's descriptors, in order, into one
  * argument block. Each argument starts at the next offset aligned to
@@ -54,6 +57,10 @@ typedef struct cpu_work_group {
 
 typedef void (*cpu_work_group_fn)(const uint8_t *args,
                                   const cpu_work_group *wg);
+
+/* The function a kernel's printf calls, bound by every executable (the
+ * record layout is in cpu.h). */
+#define CPU_PRINTF_SYMBOL "__clmux_printf"
 
 /* What a kernel sees of an image argument, read by the builtin library's
  * image functions (compiler/builtins/image/, which mirrors this layout):

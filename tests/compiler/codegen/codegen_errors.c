@@ -171,8 +171,9 @@ static uint32_t get_u32(const uint8_t *at) {
 static void test_binary_writer(void) {
   const uint8_t object[5] = {1, 2, 3, 4, 5};
   cc_binary_kernel kernels[2] = {
-      {"a", "sym_a", 0, 0, {64, 1, 1}, {0, 0, 0}},
-      {"bb", "sym_bb", 256, 4, {8, 2, 1}, {8, 2, 1}}};
+      {"a", "sym_a", 0, 0, {64, 1, 1}, {0, 0, 0}, 0},
+      {"bb", "sym_bb", 256, 4, {8, 2, 1}, {8, 2, 1},
+       CPU_BINARY_KERNEL_MERGES_GROUPS}};
   uint8_t *out = NULL;
   size_t size = 0;
   REQUIRE(cc_binary_write(kernels, 2, object, 5, &out, &size, NULL) ==
@@ -191,6 +192,8 @@ static void test_binary_writer(void) {
                "sym_bb") == 0);
   CHECK_INT(256, get_u32(second + cpu_binary_kernel_local_memory));
   CHECK_INT(2, get_u32(second + cpu_binary_kernel_required_local_size + 4));
+  CHECK_INT(CPU_BINARY_KERNEL_MERGES_GROUPS,
+            get_u32(second + cpu_binary_kernel_flags));
   free(out);
 
   cc_binary_kernel bad[2] = {kernels[0], kernels[0]};
@@ -202,6 +205,10 @@ static void test_binary_writer(void) {
             cc_binary_write(bad, 2, object, 5, &out, &size, NULL));
   bad[1] = kernels[1];
   bad[1].required_local_size[1] = 0;
+  CHECK_INT(cc_error_invalid_value,
+            cc_binary_write(bad, 2, object, 5, &out, &size, NULL));
+  bad[1] = kernels[1];
+  bad[1].flags = 0x80; /* no such flag */
   CHECK_INT(cc_error_invalid_value,
             cc_binary_write(bad, 2, object, 5, &out, &size, NULL));
   CHECK_INT(cc_error_invalid_value,

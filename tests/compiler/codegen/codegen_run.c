@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "codegen_test.h"
+#include "cpu.h"
 
 static cc_target *target;
 static LLVMContextRef context;
@@ -167,7 +168,10 @@ static void run_ids(LLVMModuleRef module, size_t dims, const size_t global[3],
   host_buffer_destroy(&counts);
 }
 
+static void test_merged_groups(LLVMModuleRef module);
+
 static void test_ids(LLVMModuleRef module) {
+  test_merged_groups(module);
   const size_t global_1d[3] = {40, 1, 1}, offset_1d[3] = {7, 0, 0},
                local_1d[3] = {8, 1, 1};
   run_ids(module, 1, global_1d, offset_1d, local_1d, true, 0);
@@ -180,6 +184,81 @@ static void test_ids(LLVMModuleRef module) {
   run_ids(module, 3, global_3d, offset_3d, local_3d, true, 2);
   run_ids(module, 3, global_3d, offset_3d, other_3d, false, 5);
   run_ids(module, 3, global_3d, offset_3d, other_3d, true, 0);
+}
+
+/* global_ids at `local` (specialized or not): each item exactly once with
+ * its global ids, however the target groups the calls. `merges` says
+ * whether the kernel may run rows of groups as one call. */
+static void run_global_ids(LLVMModuleRef module, size_t dims,
+                           const size_t global[3], const size_t offset[3],
+                           const size_t local[3], bool specialize) {
+  size_t total = global[0] * global[1] * global[2];
+  host_buffer records = host_buffer_create(NULL, total * 4 * 4);
+  host_buffer counts = host_buffer_create(NULL, total * 4);
+  uint32_t offset_arg[4] = {(uint32_t)offset[0], (uint32_t)offset[1],
+                            (uint32_t)offset[2], 0};
+  mux_descriptor_info_t args[3] = {buffer_arg(&records), buffer_arg(&counts),
+                                   value_arg(offset_arg, sizeof offset_arg)};
+  cc_kernel_request request = {"global_ids", {0, 0, 0}};
+  if (specialize) {
+    for (int d = 0; d < 3; d++) request.local_size[d] = (uint32_t)local[d];
+  }
+  mux_executable_t executable = build_executable(target, module, &request, 1);
+  if (executable) {
+    mux_kernel_t kernel = create_kernel(executable, "global_ids");
+    CHECK(((cpu_kernel *)kernel)->merges_groups);
+    CHECK_SUCCESS(run_ndrange(kernel, args, 3, dims, global, offset, local));
+    uint32_t *r = malloc(records.size);
+    uint32_t *c = malloc(counts.size);
+    REQUIRE(r && c);
+    host_buffer_read(&records, r);
+    host_buffer_read(&counts, c);
+    int wrong = 0;
+    for (size_t linear = 0; linear < total; linear++) {
+      size_t g[3] = {linear % global[0], linear / global[0] % global[1],
+                     linear / global[0] / global[1]};
+      bool right = c[linear] == 1 && r[4 * linear + 3] == dims;
+      for (int d = 0; d < 3; d++) {
+        right = right && r[4 * linear + d] == g[d] + offset[d];
+      }
+      if (!right && wrong++ == 0) {
+        fprintf(stderr, "global_ids: item %zu counted %u, ids %u %u %u\n",
+                linear, c[linear], r[4 * linear], r[4 * linear + 1],
+                r[4 * linear + 2]);
+      }
+    }
+    CHECK_INT(0, wrong);
+    free(r);
+    free(c);
+    muxDestroyKernel(device, kernel, mux_test_allocator);
+    muxDestroyExecutable(device, executable, mux_test_allocator);
+  }
+  host_buffer_destroy(&records);
+  host_buffer_destroy(&counts);
+}
+
+/* Groups narrower than a vector, odd counts of them, offsets, rows in 2D
+ * and 3D; `ids` (which asks for local ids) must not merge. */
+static void test_merged_groups(LLVMModuleRef module) {
+  const size_t global_1d[3] = {2 * 4099, 1, 1}, offset_1d[3] = {5, 0, 0},
+               local_1d[3] = {2, 1, 1};
+  run_global_ids(module, 1, global_1d, offset_1d, local_1d, true);
+  run_global_ids(module, 1, global_1d, offset_1d, local_1d, false);
+  const size_t global_2d[3] = {21, 10, 1}, offset_2d[3] = {3, 5, 0},
+               local_2d[3] = {3, 5, 1};
+  run_global_ids(module, 2, global_2d, offset_2d, local_2d, true);
+  const size_t global_3d[3] = {40, 6, 4}, offset_3d[3] = {1, 2, 3},
+               local_3d[3] = {8, 3, 2};
+  run_global_ids(module, 3, global_3d, offset_3d, local_3d, true);
+  run_global_ids(module, 3, global_3d, offset_3d, local_3d, false);
+  cc_kernel_request request = {"ids", {8, 1, 1}};
+  mux_executable_t executable = build_executable(target, module, &request, 1);
+  if (executable) {
+    mux_kernel_t kernel = create_kernel(executable, "ids");
+    CHECK(!((cpu_kernel *)kernel)->merges_groups);
+    muxDestroyKernel(device, kernel, mux_test_allocator);
+    muxDestroyExecutable(device, executable, mux_test_allocator);
+  }
 }
 
 /* The host's image of the kernel's by-value struct (same x86-64 layout). */

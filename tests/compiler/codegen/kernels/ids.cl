@@ -23,3 +23,20 @@ kernel void ids(global uint *records, global uint *counts, uint probe) {
   r[23] = get_global_id(probe);
   r[24] = get_local_size(probe) * 100 + get_num_groups(probe);
 }
+
+/* Only global ids and sizes: the target may run rows of its groups as one
+ * call (CPU_BINARY_KERNEL_MERGES_GROUPS). Each item counts itself and
+ * records its global ids. */
+kernel void global_ids(global uint *records, global uint *counts,
+                       uint3 offset) {
+  size_t gx = get_global_id(0) - offset.x;
+  size_t gy = get_global_id(1) - offset.y;
+  size_t gz = get_global_id(2) - offset.z;
+  size_t linear = (gz * get_global_size(1) + gy) * get_global_size(0) + gx;
+  counts[linear] += 1;
+  global uint *r = records + linear * 4;
+  r[0] = get_global_id(0);
+  r[1] = get_global_id(1);
+  r[2] = get_global_id(2);
+  r[3] = get_work_dim();
+}
