@@ -12,6 +12,15 @@ static LLVMContextRef context;
 
 enum { count = 1680 }; /* a multiple of 16, 7 and 5 */
 
+/* Kernel `name` built for a local size of (local_x, 1, 1), or generic for
+ * 0. */
+static mux_executable_t build_1d(LLVMModuleRef module, const char *name,
+                                 uint32_t local_x) {
+  cc_kernel_request request = {
+      name, {local_x, local_x ? 1 : 0, local_x ? 1 : 0}};
+  return build_executable(target, module, &request, 1);
+}
+
 static void test_vector_add(LLVMModuleRef module) {
   static float a[count], b[count], c[count];
   for (int i = 0; i < count; i++) {
@@ -27,9 +36,7 @@ static void test_vector_add(LLVMModuleRef module) {
   const uint32_t built[] = {16, 7, 0, 0};
   const size_t run[] = {16, 7, 16, 5};
   for (int t = 0; t < 4; t++) {
-    cc_kernel_request request = {
-        "vector_add", {built[t], built[t] ? 1 : 0, built[t] ? 1 : 0}};
-    mux_executable_t executable = build_executable(target, module, &request, 1);
+    mux_executable_t executable = build_1d(module, "vector_add", built[t]);
     if (!executable) continue;
     mux_kernel_t kernel = create_kernel(executable, "vector_add");
     if (built[t]) {
@@ -68,9 +75,7 @@ static void test_saxpy(LLVMModuleRef module) {
     host_buffer by = host_buffer_create(y, sizeof y);
     mux_descriptor_info_t args[4] = {value_arg(&a, sizeof a), buffer_arg(&bx),
                                      buffer_arg(&by), value_arg(&n, sizeof n)};
-    cc_kernel_request request = {
-        "saxpy", {built[t], built[t] ? 1 : 0, built[t] ? 1 : 0}};
-    mux_executable_t executable = build_executable(target, module, &request, 1);
+    mux_executable_t executable = build_1d(module, "saxpy", built[t]);
     if (executable) {
       mux_kernel_t kernel = create_kernel(executable, "saxpy");
       CHECK_SUCCESS(run_1d(kernel, args, 4, count, run[t]));
@@ -137,35 +142,58 @@ static void check_ids(const uint32_t *records, const uint32_t *counts,
   CHECK_INT(0, wrong_records);
 }
 
-static void run_ids(LLVMModuleRef module, size_t dims, const size_t global[3],
-                    const size_t offset[3], const size_t local[3],
-                    bool specialize, uint32_t probe) {
+/* An NDRange of `name(records, counts, extra)`, `fields` records per item:
+ * fills *records and *counts (malloc'd) and *merges (whether the kernel
+ * runs rows of groups as one call); false if it did not build. */
+typedef struct recording {
+  uint32_t *records, *counts;
+  bool merges;
+} recording;
+
+static bool run_recording(LLVMModuleRef module, const char *name,
+                          size_t fields, mux_descriptor_info_t extra,
+                          size_t dims, const size_t global[3],
+                          const size_t offset[3], const size_t local[3],
+                          bool specialize, recording *out) {
   size_t total = global[0] * global[1] * global[2];
-  host_buffer records = host_buffer_create(NULL, total * FIELDS * 4);
+  host_buffer records = host_buffer_create(NULL, total * fields * 4);
   host_buffer counts = host_buffer_create(NULL, total * 4);
   mux_descriptor_info_t args[3] = {buffer_arg(&records), buffer_arg(&counts),
-                                   value_arg(&probe, sizeof probe)};
-  cc_kernel_request request = {"ids", {0, 0, 0}};
+                                   extra};
+  cc_kernel_request request = {name, {0, 0, 0}};
   if (specialize) {
     for (int d = 0; d < 3; d++) request.local_size[d] = (uint32_t)local[d];
   }
   mux_executable_t executable = build_executable(target, module, &request, 1);
   if (executable) {
-    mux_kernel_t kernel = create_kernel(executable, "ids");
+    mux_kernel_t kernel = create_kernel(executable, name);
+    out->merges = ((cpu_kernel *)kernel)->merges_groups;
     CHECK_SUCCESS(run_ndrange(kernel, args, 3, dims, global, offset, local));
-    uint32_t *r = malloc(records.size);
-    uint32_t *c = malloc(counts.size);
-    REQUIRE(r && c);
-    host_buffer_read(&records, r);
-    host_buffer_read(&counts, c);
-    check_ids(r, c, dims, global, offset, local, probe);
-    free(r);
-    free(c);
+    out->records = malloc(records.size);
+    out->counts = malloc(counts.size);
+    REQUIRE(out->records && out->counts);
+    host_buffer_read(&records, out->records);
+    host_buffer_read(&counts, out->counts);
     muxDestroyKernel(device, kernel, mux_test_allocator);
     muxDestroyExecutable(device, executable, mux_test_allocator);
   }
   host_buffer_destroy(&records);
   host_buffer_destroy(&counts);
+  return executable != NULL;
+}
+
+/* ids asks for local and group ids: it must run group by group. */
+static void run_ids(LLVMModuleRef module, size_t dims, const size_t global[3],
+                    const size_t offset[3], const size_t local[3],
+                    bool specialize, uint32_t probe) {
+  recording run;
+  if (run_recording(module, "ids", FIELDS, value_arg(&probe, sizeof probe),
+                    dims, global, offset, local, specialize, &run)) {
+    CHECK(!run.merges);
+    check_ids(run.records, run.counts, dims, global, offset, local, probe);
+    free(run.records);
+    free(run.counts);
+  }
 }
 
 static void test_merged_groups(LLVMModuleRef module);
@@ -186,59 +214,43 @@ static void test_ids(LLVMModuleRef module) {
   run_ids(module, 3, global_3d, offset_3d, other_3d, true, 0);
 }
 
-/* global_ids at `local` (specialized or not): each item exactly once with
- * its global ids, however the target groups the calls. `merges` says
- * whether the kernel may run rows of groups as one call. */
+/* global_ids at `local` (specialized or not): runs rows of groups as one
+ * call, and each item runs exactly once with its global ids. */
 static void run_global_ids(LLVMModuleRef module, size_t dims,
                            const size_t global[3], const size_t offset[3],
                            const size_t local[3], bool specialize) {
-  size_t total = global[0] * global[1] * global[2];
-  host_buffer records = host_buffer_create(NULL, total * 4 * 4);
-  host_buffer counts = host_buffer_create(NULL, total * 4);
   uint32_t offset_arg[4] = {(uint32_t)offset[0], (uint32_t)offset[1],
                             (uint32_t)offset[2], 0};
-  mux_descriptor_info_t args[3] = {buffer_arg(&records), buffer_arg(&counts),
-                                   value_arg(offset_arg, sizeof offset_arg)};
-  cc_kernel_request request = {"global_ids", {0, 0, 0}};
-  if (specialize) {
-    for (int d = 0; d < 3; d++) request.local_size[d] = (uint32_t)local[d];
+  recording run;
+  if (!run_recording(module, "global_ids", 4,
+                     value_arg(offset_arg, sizeof offset_arg), dims, global,
+                     offset, local, specialize, &run)) {
+    return;
   }
-  mux_executable_t executable = build_executable(target, module, &request, 1);
-  if (executable) {
-    mux_kernel_t kernel = create_kernel(executable, "global_ids");
-    CHECK(((cpu_kernel *)kernel)->merges_groups);
-    CHECK_SUCCESS(run_ndrange(kernel, args, 3, dims, global, offset, local));
-    uint32_t *r = malloc(records.size);
-    uint32_t *c = malloc(counts.size);
-    REQUIRE(r && c);
-    host_buffer_read(&records, r);
-    host_buffer_read(&counts, c);
-    int wrong = 0;
-    for (size_t linear = 0; linear < total; linear++) {
-      size_t g[3] = {linear % global[0], linear / global[0] % global[1],
-                     linear / global[0] / global[1]};
-      bool right = c[linear] == 1 && r[4 * linear + 3] == dims;
-      for (int d = 0; d < 3; d++) {
-        right = right && r[4 * linear + d] == g[d] + offset[d];
-      }
-      if (!right && wrong++ == 0) {
-        fprintf(stderr, "global_ids: item %zu counted %u, ids %u %u %u\n",
-                linear, c[linear], r[4 * linear], r[4 * linear + 1],
-                r[4 * linear + 2]);
-      }
+  CHECK(run.merges);
+  const uint32_t *r = run.records, *c = run.counts;
+  int wrong = 0;
+  for (size_t linear = 0; linear < global[0] * global[1] * global[2];
+       linear++) {
+    size_t g[3] = {linear % global[0], linear / global[0] % global[1],
+                   linear / global[0] / global[1]};
+    bool right = c[linear] == 1 && r[4 * linear + 3] == dims;
+    for (int d = 0; d < 3; d++) {
+      right = right && r[4 * linear + d] == g[d] + offset[d];
     }
-    CHECK_INT(0, wrong);
-    free(r);
-    free(c);
-    muxDestroyKernel(device, kernel, mux_test_allocator);
-    muxDestroyExecutable(device, executable, mux_test_allocator);
+    if (!right && wrong++ == 0) {
+      fprintf(stderr, "global_ids: item %zu counted %u, ids %u %u %u\n",
+              linear, c[linear], r[4 * linear], r[4 * linear + 1],
+              r[4 * linear + 2]);
+    }
   }
-  host_buffer_destroy(&records);
-  host_buffer_destroy(&counts);
+  CHECK_INT(0, wrong);
+  free(run.records);
+  free(run.counts);
 }
 
 /* Groups narrower than a vector, odd counts of them, offsets, rows in 2D
- * and 3D; `ids` (which asks for local ids) must not merge. */
+ * and 3D. */
 static void test_merged_groups(LLVMModuleRef module) {
   const size_t global_1d[3] = {2 * 4099, 1, 1}, offset_1d[3] = {5, 0, 0},
                local_1d[3] = {2, 1, 1};
@@ -251,14 +263,6 @@ static void test_merged_groups(LLVMModuleRef module) {
                local_3d[3] = {8, 3, 2};
   run_global_ids(module, 3, global_3d, offset_3d, local_3d, true);
   run_global_ids(module, 3, global_3d, offset_3d, local_3d, false);
-  cc_kernel_request request = {"ids", {8, 1, 1}};
-  mux_executable_t executable = build_executable(target, module, &request, 1);
-  if (executable) {
-    mux_kernel_t kernel = create_kernel(executable, "ids");
-    CHECK(!((cpu_kernel *)kernel)->merges_groups);
-    muxDestroyKernel(device, kernel, mux_test_allocator);
-    muxDestroyExecutable(device, executable, mux_test_allocator);
-  }
 }
 
 /* The host's image of the kernel's by-value struct (same x86-64 layout). */
@@ -289,9 +293,7 @@ static void test_args(LLVMModuleRef module) {
       value_arg(&s, sizeof s)};
   const uint32_t built[] = {32, 0};
   for (int t = 0; t < 2; t++) {
-    cc_kernel_request request = {
-        "args", {built[t], built[t] ? 1 : 0, built[t] ? 1 : 0}};
-    mux_executable_t executable = build_executable(target, module, &request, 1);
+    mux_executable_t executable = build_1d(module, "args", built[t]);
     if (!executable) continue;
     mux_kernel_t kernel = create_kernel(executable, "args");
     CHECK_SUCCESS(run_1d(kernel, args, 7, items, 32));
@@ -450,9 +452,7 @@ static void test_complex_mul(LLVMModuleRef module) {
   const uint32_t built[] = {48, 0};
   const size_t run[] = {48, 21};
   for (int t = 0; t < 2; t++) {
-    cc_kernel_request request = {
-        "complex_mul", {built[t], built[t] ? 1 : 0, built[t] ? 1 : 0}};
-    mux_executable_t executable = build_executable(target, module, &request, 1);
+    mux_executable_t executable = build_1d(module, "complex_mul", built[t]);
     if (!executable) continue;
     mux_kernel_t kernel = create_kernel(executable, "complex_mul");
     memset(c, 0, sizeof c);
