@@ -99,14 +99,14 @@ cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
                               LLVMModuleRef *out, cc_work_group_facts *facts,
                               cc_log *log);
 
-/* ---- Vector types around vector math (scalarize.c) ---- */
+/* ---- OpenCL vector types split for the vectorizer (scalarize.c) ---- */
 
 /* If `body` loads or stores OpenCL vector types and calls math with
  * vector variants or takes narrow vectors apart, splits those loads and
  * stores and the arithmetic on them into scalars, so that the work-item
  * loop can vectorize. */
-cc_status cc_scalarize_vector_math(LLVMModuleRef module, LLVMValueRef body,
-                                   cc_log *log);
+cc_status cc_scalarize_vector_types(LLVMModuleRef module, LLVMValueRef body,
+                                    cc_log *log);
 
 /* ---- Image-format versions (image_versions.c) ---- */
 

@@ -149,8 +149,8 @@ static bool worth_splitting(LLVMModuleRef module, LLVMTypeRef vector) {
   return LLVMGetVectorSize(vector) <= 4 && bytes >= 4;
 }
 
-cc_status cc_scalarize_vector_math(LLVMModuleRef module, LLVMValueRef body,
-                                   cc_log *log) {
+cc_status cc_scalarize_vector_types(LLVMModuleRef module, LLVMValueRef body,
+                                    cc_log *log) {
   bool math = false, per_element = false, narrow = true, vectors = false;
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(body); b;
        b = LLVMGetNextBasicBlock(b)) {
@@ -185,5 +185,7 @@ cc_status cc_scalarize_vector_math(LLVMModuleRef module, LLVMValueRef body,
     }
   }
   LLVMDisposeBuilder(builder);
-  return cc_run_passes(module, "function(scalarizer,instcombine<no-verify-fixpoint>)", log);
+  /* Not verifying instcombine's fixpoint: a miss would abort the process. */
+  return cc_run_passes(
+      module, "function(scalarizer,instcombine<no-verify-fixpoint>)", log);
 }

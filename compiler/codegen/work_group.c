@@ -290,7 +290,7 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
     status = cc_run_passes(module, "function(sroa,early-cse)", log);
   }
   if (status == cc_success) {
-    status = cc_scalarize_vector_math(module, body, log);
+    status = cc_scalarize_vector_types(module, body, log);
   }
   bool parallel = regions > 0 || (body && !has_alloca(body));
   LLVMValueRef wrapper =
