@@ -20,7 +20,8 @@
 #include "codegen.h"
 
 /* Links into `module` the definitions of the builtins it uses (and what
- * they use), then marks their SLEEF calls with their vector variants.
+ * they use), then marks their SLEEF calls (and the library's own
+ * CC_VECTOR_VARIANT_PREFIX ones) with their vector variants.
  * Call it once on a program's module after linking its parts and before
  * cc_codegen_build; the module must not define builtins itself. */
 cc_status cc_builtins_link(LLVMModuleRef module, cc_log *log);

@@ -1,11 +1,17 @@
-/* clmux compiler — builtin library: vector variants of SLEEF calls.
+/* clmux compiler — builtin library: vector variants of scalar calls.
  *
  * The library's transcendental math calls SLEEF's scalar functions, named
  * Sleef_<f>f_<accuracy> (float) and Sleef_<f>_<accuracy> (double), whose
  * vector forms are Sleef_<f>f<N>_<accuracy> and Sleef_<f>d<N>_<accuracy>.
+ * Its own out-of-line functions (CC_VECTOR_VARIANT_PREFIX, e.g.
+ * __clmux_vv_fmodf and __clmux_vv_fmod) name theirs the same way without
+ * the accuracy (__clmux_vv_fmodf16, __clmux_vv_fmodd8) and are defined
+ * in the library: declared here, they are linked in afterwards
+ * (builtins.c). Only the widest is offered: each one is compiled into
+ * every kernel that may call it.
  * LLVM has no C API for a vector library, so each call gets the
  * "vector-function-abi-variant" attribute the loop vectorizer reads; the
- * vector declarations must exist and survive global DCE until then, hence
+ * vector functions must exist and survive global DCE until then, hence
  * @llvm.compiler.used. Widths go up to the host's vector registers only:
  * SLEEF's wide forms need the ISA they are named for. */
 #include <llvm-c/TargetMachine.h>
@@ -40,14 +46,23 @@ static void find_host_vector_bits(void) {
   LLVMDisposeMessage(features);
 }
 
-/* A SLEEF scalar math function: float or double in, same out, 1 or 2
- * parameters. Sets *element_bits (32 or 64). */
-static bool is_sleef_scalar(LLVMValueRef function, unsigned *element_bits,
-                            unsigned *arity) {
+static bool has_prefix(const char *name, size_t length, const char *prefix) {
+  size_t size = strlen(prefix);
+  return length > size && strncmp(name, prefix, size) == 0;
+}
+
+/* A scalar math function with vector forms: a SLEEF declaration or one of
+ * the library's own; float or double in, same out, 1 or 2 parameters.
+ * Sets *element_bits (32 or 64). */
+static bool is_vectorizable_scalar(LLVMValueRef function,
+                                   unsigned *element_bits, unsigned *arity) {
   size_t length = 0;
   const char *name = LLVMGetValueName2(function, &length);
-  if (length < 8 || strncmp(name, "Sleef_", 6) != 0) return false;
-  if (!LLVMIsDeclaration(function)) return false;
+  bool sleef = has_prefix(name, length, "Sleef_") &&
+               LLVMIsDeclaration(function);
+  if (!sleef && !has_prefix(name, length, CC_VECTOR_VARIANT_PREFIX)) {
+    return false;
+  }
   LLVMTypeRef type = LLVMGlobalGetValueType(function);
   LLVMTypeRef result = LLVMGetReturnType(type);
   LLVMTypeKind kind = LLVMGetTypeKind(result);
@@ -65,12 +80,17 @@ static bool is_sleef_scalar(LLVMValueRef function, unsigned *element_bits,
 }
 
 /* "Sleef_expf_u10", 16 -> "Sleef_expf16_u10"; "Sleef_exp_u10", 8 ->
- * "Sleef_expd8_u10". False if the name has no accuracy suffix. */
+ * "Sleef_expd8_u10"; "__clmux_vv_fmod", 8 -> "__clmux_vv_fmodd8". False
+ * if a SLEEF name has no accuracy suffix. */
 static bool vector_name(const char *scalar, unsigned element_bits,
                         unsigned lanes, char *out, size_t size) {
-  const char *suffix = strrchr(scalar, '_');
-  if (!suffix || suffix == scalar + 5 || suffix[1] != 'u') return false;
-  int stem = (int)(suffix - scalar);
+  const char *suffix = "";
+  int stem = (int)strlen(scalar);
+  if (strncmp(scalar, "Sleef_", 6) == 0) {
+    suffix = strrchr(scalar, '_');
+    if (!suffix || suffix == scalar + 5 || suffix[1] != 'u') return false;
+    stem = (int)(suffix - scalar);
+  }
   int written = snprintf(out, size, "%.*s%s%u%s", stem, scalar,
                          element_bits == 64 ? "d" : "", lanes, suffix);
   return written > 0 && (size_t)written < size;
@@ -100,7 +120,7 @@ static void used_add(used_list *list, LLVMValueRef value) {
 static char *variants_of(LLVMModuleRef module, LLVMValueRef scalar,
                          used_list *used) {
   unsigned element_bits = 0, arity = 0;
-  if (!is_sleef_scalar(scalar, &element_bits, &arity)) return NULL;
+  if (!is_vectorizable_scalar(scalar, &element_bits, &arity)) return NULL;
   size_t length = 0;
   const char *name = LLVMGetValueName2(scalar, &length);
   LLVMTypeRef element = LLVMGetReturnType(LLVMGlobalGetValueType(scalar));
@@ -108,7 +128,10 @@ static char *variants_of(LLVMModuleRef module, LLVMValueRef scalar,
   size_t size = 512;
   char *text = calloc(1, size);
   if (!text) return NULL;
-  for (unsigned bits = 128; bits <= host_vector_bits; bits *= 2) {
+  /* Only the widest of the library's own (see the top). */
+  bool own = strncmp(name, "Sleef_", 6) != 0;
+  for (unsigned bits = own ? host_vector_bits : 128; bits <= host_vector_bits;
+       bits *= 2) {
     unsigned lanes = bits / element_bits;
     char vector[128];
     if (!vector_name(name, element_bits, lanes, vector, sizeof vector)) break;

@@ -12,11 +12,6 @@
  * what lives across a barrier goes to wg->scratch. Kernel-scope __local
  * variables lie at fixed offsets at the start of wg->local_memory.
  *
- * Not yet: images and samplers as arguments (cc_error_unsupported),
- * linking the builtin library (a kernel that calls a builtin other than
- * the work-item functions and the fences builds, but its executable will
- * not load).
- *
  * Threads: LLVM contexts are not thread-safe, so calls on modules of one
  * context must not overlap; a cc_target serves one thread at a time. */
 #ifndef CLMUX_COMPILER_CODEGEN_H
@@ -110,6 +105,12 @@ cc_status cc_codegen_work_group(LLVMModuleRef source, const char *name,
 cc_status cc_codegen_split(LLVMModuleRef source, const char *const *names,
                            uint32_t count, LLVMModuleRef *modules,
                            cc_log *log);
+
+/* Builtin library functions whose names start with this stay out of line
+ * (every other helper is inlined into the kernel): their calls carry
+ * vector variants that the loop vectorizer calls instead (their vector
+ * forms loop over whole vectors, which inlined would stop it). */
+#define CC_VECTOR_VARIANT_PREFIX "__clmux_vv_"
 
 /* Whether codegen itself lowers the builtin of that mangled name (the
  * work-item functions, fences, barriers): no library needs to define it. */

@@ -22,7 +22,8 @@
  * work-item function, barrier or __local memory. */
 #define COLD_PREFIX "__clmux_cold_"
 
-/* Every other helper the kernel calls, at any depth, is inlined into it. */
+/* Every other helper the kernel calls, at any depth, is inlined into it
+ * (those out of line use no work-item function, barrier or __local). */
 static cc_status inline_helpers(LLVMModuleRef module, LLVMValueRef kernel,
                                 cc_log *log) {
   LLVMContextRef context = LLVMGetModuleContext(module);
@@ -33,10 +34,13 @@ static cc_status inline_helpers(LLVMModuleRef module, LLVMValueRef kernel,
     if (f == kernel || LLVMIsDeclaration(f)) continue;
     size_t length = 0;
     const char *name = LLVMGetValueName2(f, &length);
-    bool cold = strncmp(name, COLD_PREFIX, strlen(COLD_PREFIX)) == 0;
-    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                            LLVMCreateEnumAttribute(context,
-                                                    cold ? never : always, 0));
+    bool out_of_line =
+        strncmp(name, COLD_PREFIX, strlen(COLD_PREFIX)) == 0 ||
+        strncmp(name, CC_VECTOR_VARIANT_PREFIX,
+                strlen(CC_VECTOR_VARIANT_PREFIX)) == 0;
+    LLVMAddAttributeAtIndex(
+        f, LLVMAttributeFunctionIndex,
+        LLVMCreateEnumAttribute(context, out_of_line ? never : always, 0));
   }
   return cc_run_passes(module, "always-inline", log);
 }

@@ -1,5 +1,6 @@
 /* Exact math on a float's parts: exponent and mantissa, integral and
- * fractional parts, neighbours, remainders, magnitudes. */
+ * fractional parts, neighbours, magnitudes (remainders.cl: fmod,
+ * remainder, remquo). */
 #include "builtins_internal.h"
 
 #define BITS(x) __builtin_bit_cast(uint, (x))
@@ -92,33 +93,6 @@ CLMUX_OVL float nextafter(float x, float y) {
   return FLOAT(bits);
 }
 CLMUX_SPLIT_2(float, nextafter, float, float)
-
-CLMUX_OVL float fmod(float x, float y) { return __builtin_fmodf(x, y); }
-CLMUX_SPLIT_2(float, fmod, float, float)
-
-CLMUX_OVL float remainder(float x, float y) {
-  return __builtin_remainderf(x, y);
-}
-CLMUX_SPLIT_2(float, remainder, float, float)
-
-/* The remainder is libm's (exact). OpenCL wants 7 low bits of the
- * quotient, libm gives 3: |x| reduced modulo 128|y| (fmod, exact) keeps
- * the quotient modulo 128, and the reduced quotient k <= 128 is
- * a / |y| - remainder(a, |y|) / |y| to far better than 1/2 (the
- * difference a - remainder could overflow). NaN results give 0. */
-CLMUX_OVL float remquo(float x, float y, int *quo) {
-  float result = __builtin_remainderf(x, y);
-  float ax = __builtin_fabsf(x), ay = __builtin_fabsf(y);
-  float reduced =
-      ay > FLT_MAX / 128.0f ? ax : __builtin_fmodf(ax, 128.0f * ay);
-  float k = __builtin_rintf(reduced / ay -
-                              __builtin_remainderf(reduced, ay) / ay);
-  int bits = (int)k & 127;
-  bool negative = __builtin_signbit(x) != __builtin_signbit(y);
-  *quo = __builtin_isnan(result) ? 0 : negative ? -bits : bits;
-  return result;
-}
-CLMUX_REMQUO_FORMS(float)
 
 CLMUX_OVL float fdim(float x, float y) {
   if (__builtin_isnan(x) || __builtin_isnan(y)) return x + y;

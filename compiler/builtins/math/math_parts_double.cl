@@ -1,6 +1,6 @@
 /* Exact math on a double's parts, as math_parts.cl does for float:
  * exponent and mantissa, integral and fractional parts, neighbours,
- * remainders, magnitudes. */
+ * magnitudes. */
 #include "builtins_internal.h"
 
 #define BITS(x) __builtin_bit_cast(ulong, (x))
@@ -106,33 +106,6 @@ CLMUX_OVL double nextafter(double x, double y) {
   return DOUBLE(bits);
 }
 CLMUX_SPLIT_2(double, nextafter, double, double)
-
-/* libm's, exact. */
-CLMUX_OVL double fmod(double x, double y) { return __builtin_fmod(x, y); }
-CLMUX_SPLIT_2(double, fmod, double, double)
-CLMUX_OVL double remainder(double x, double y) {
-  return __builtin_remainder(x, y);
-}
-CLMUX_SPLIT_2(double, remainder, double, double)
-
-/* The remainder is libm's (exact). OpenCL wants 7 low bits of the
- * quotient, libm gives 3: |x| reduced modulo 128|y| (fmod, exact) keeps
- * the quotient modulo 128, and the reduced quotient k <= 128 is
- * a / |y| - remainder(a, |y|) / |y| to far better than 1/2 (the
- * difference a - remainder could overflow). NaN results give 0. */
-CLMUX_OVL double remquo(double x, double y, int *quo) {
-  double result = __builtin_remainder(x, y);
-  double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
-  double reduced =
-      ay > DBL_MAX / 128.0 ? ax : __builtin_fmod(ax, 128.0 * ay);
-  double k = __builtin_rint(reduced / ay -
-                              __builtin_remainder(reduced, ay) / ay);
-  int bits = (int)k & 127;
-  bool negative = __builtin_signbit(x) != __builtin_signbit(y);
-  *quo = __builtin_isnan(result) ? 0 : negative ? -bits : bits;
-  return result;
-}
-CLMUX_REMQUO_FORMS(double)
 
 CLMUX_OVL double fdim(double x, double y) {
   if (__builtin_isnan(x) || __builtin_isnan(y)) return x + y;

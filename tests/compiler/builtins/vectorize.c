@@ -3,14 +3,16 @@
  * cc_codegen_build, and give the right results. Then it times it over
  * 16M floats through Mux (best of 5; printed, not asserted), beside a
  * kernel of one multiply-add for scale. Last, every math, common and
- * geometric function but remainder and remquo (libm calls) must leave a
- * work-item loop calling it vectorized, in float and in double. The same
+ * geometric function must leave a work-item loop calling it vectorized,
+ * in float and in double (fmod, remainder and remquo through the vector
+ * forms of the exact reduction). The same
  * exp(x) * sin(x) on float4 values must vectorize across work-items as
  * well (codegen splits the float4s) and give the right element order.
  * vstore_half[n] of float, float2, ... float16 must store whole vectors of
  * halves, no half alone (a per-component loop left rolled, or a float2
  * left unsplit, keeps the work-item loop scalar).
- * Set CLMUX_BUILTINS_DUMP=1 to print the optimized IR. */
+ * Set CLMUX_BUILTINS_DUMP=1 to print the optimized IR of exp_sin, or to
+ * a function's name (fmod) for that of its kernels. */
 #include <time.h>
 
 #include "builtins_test.h"
@@ -48,9 +50,9 @@ static int calls(LLVMModuleRef module, const char *callee) {
 
 /* Whether the optimized module of a kernel calling `call` (a format with
  * the function's name) over a `type` (float or double) array works on
- * vectors of it. */
-static int vectorizes(const char *type, const char *call,
-                      const char *function) {
+ * vectors of it, and calls `callee` if one is named. */
+static int vectorizes_calling(const char *type, const char *call,
+                              const char *function, const char *callee) {
   char source_text[640], expression[128];
   snprintf(expression, sizeof expression, call, function);
   snprintf(source_text, sizeof source_text,
@@ -64,6 +66,8 @@ static int vectorizes(const char *type, const char *call,
   mux_executable_t exe = bt_build(source_text, &name, 1, LOCAL, &optimized);
   if (!optimized) return 0;
   char *text = LLVMPrintModuleToString(optimized);
+  const char *dump = getenv("CLMUX_BUILTINS_DUMP");
+  if (dump && strcmp(dump, function) == 0) printf("%s\n", text);
   char wide[32];
   int vector = 0;
   for (unsigned lanes = 2; lanes <= 16; lanes *= 2) {
@@ -71,10 +75,19 @@ static int vectorizes(const char *type, const char *call,
     vector = vector || strstr(text, wide);
   }
   LLVMDisposeMessage(text);
+  if (vector && callee && !calls(optimized, callee)) {
+    fprintf(stderr, "%s (%s) does not call %s\n", expression, type, callee);
+    vector = 0;
+  }
   LLVMDisposeModule(optimized);
   bt_executable_destroy(exe);
   if (!vector) fprintf(stderr, "%s (%s) stays scalar\n", expression, type);
   return vector;
+}
+
+static int vectorizes(const char *type, const char *call,
+                      const char *function) {
+  return vectorizes_calling(type, call, function, NULL);
 }
 
 /* Whether a kernel storing `width` floats per work-item as halves with
@@ -109,7 +122,7 @@ static const char *const unary[] = {
     "half_log", "native_sin", "native_cos", "degrees", "radians", "sign",
     "normalize", "length", "fast_length"};
 static const char *const binary[] = {
-    "atan2", "atan2pi", "copysign", "fdim", "fmax", "fmin", "fmod", "hypot",
+    "atan2", "atan2pi", "copysign", "fdim", "fmax", "fmin", "hypot",
     "maxmag", "minmag", "nextafter", "pow", "powr", "max", "min", "step",
     "distance", "dot", "half_divide", "native_powr"};
 
@@ -143,6 +156,16 @@ static void check_functions_vectorize(const char *type) {
   CHECK(vectorizes(type, "%s(a[i], p + i)", "sincos"));
   CHECK(vectorizes(type, "%s(a[i], q + i)", "frexp"));
   CHECK(vectorizes(type, "%s(a[i], q + i)", "lgamma_r"));
+  /* fmod, remainder and remquo call the exact reduction's widest vector
+   * form (a loop over whole vectors), not libm per element. */
+  char form[64];
+  snprintf(form, sizeof form, "__clmux_vv_fmod%s%u",
+           strcmp(type, "float") == 0 ? "f" : "d",
+           cc_target_vector_bits(bt_target) /
+               (strcmp(type, "float") == 0 ? 32 : 64));
+  CHECK(vectorizes_calling(type, "%s(a[i], a[i + 1])", "fmod", form));
+  CHECK(vectorizes_calling(type, "%s(a[i], a[i + 1])", "remainder", form));
+  CHECK(vectorizes_calling(type, "%s(a[i], a[i + 1], q + i)", "remquo", form));
 }
 
 static double seconds(void) {
