@@ -545,6 +545,25 @@ static bool check_exp_sin4(const bench *b, void *const *outputs) {
   return check_exp_sin_floats(b, outputs, 4 * b->global[0]);
 }
 
+static const char fmod_source[] =
+    "kernel void fmod_wrap(global const float *x, global const float *y,\n"
+    "                      global float *r) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  r[i] = fmod(x[i], y[i]);\n"
+    "}\n";
+
+/* fmod is exact: every result must equal the host's. */
+static bool check_fmod(const bench *b, void *const *outputs) {
+  const elementwise *s = b->state;
+  const float *r = outputs[2];
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < b->global[0]; i++) {
+    if (r[i] != fmodf(s->x[i], s->y[i]) && !bad++) first = i;
+  }
+  return report_mismatches("r", bad, first, r[first],
+                           fmodf(s->x[first], s->y[first]));
+}
+
 static const char black_scholes_source[] =
     "float normal_cdf(float d) {\n"
     "  const float a1 = 0.319381530f, a2 = -0.356563782f, a3 = 1.781477937f,\n"
@@ -882,6 +901,30 @@ static void run_kernel_benches(size_t divisor) {
               &values};
   run_everywhere(&b);
   free(angles);
+
+  /* Wrapping values into a period, as simulations with periodic
+   * boundaries do. */
+  float *values_x = random_floats(n16, -1e4f, 1e4f);
+  float *periods = random_floats(n16, 0.1f, 10.0f);
+  elementwise wrap = {values_x, periods, 0};
+  snprintf(label, sizeof label, "fmod(x, y) (%s floats)", count_label(n16));
+  b = (bench){"fmod_wrap",
+              label,
+              fmod_source,
+              1,
+              {n16, 1},
+              {0, 0},
+              {{ARG_IN, values_x, n16 * 4, 0, 0},
+               {ARG_IN, periods, n16 * 4, 0, 0},
+               {ARG_OUT, NULL, n16 * 4, 0, 0}},
+              3,
+              12.0 * (double)n16,
+              "GB/s",
+              check_fmod,
+              &wrap};
+  run_everywhere(&b);
+  free(values_x);
+  free(periods);
   free(x);
   free(y);
 
