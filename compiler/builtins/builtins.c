@@ -8,14 +8,14 @@
 
 #include "internal.h"
 
-/* builtins_bitcode.c, generated at build time by embed_bitcode.py. */
-extern const uint8_t cc_builtins_bitcode_data[];
-extern const size_t cc_builtins_bitcode_length;
-
-const uint8_t *cc_builtins_bitcode(size_t *size) {
-  if (size) *size = cc_builtins_bitcode_length;
-  return cc_builtins_bitcode_data;
-}
+/* builtins_bitcode.c, generated at build time by embed_bitcode.py: the
+ * library in three parts (meson.build says why). */
+extern const uint8_t cc_builtins_main_data[];
+extern const size_t cc_builtins_main_length;
+extern const uint8_t cc_builtins_conversions_data[];
+extern const size_t cc_builtins_conversions_length;
+extern const uint8_t cc_builtins_vector_forms_data[];
+extern const size_t cc_builtins_vector_forms_length;
 
 static cc_status fail(cc_log *log, cc_status status, const char *text) {
   if (log) snprintf(log->text, sizeof log->text, "builtins: %s", text);
@@ -39,11 +39,11 @@ static void make_linkonce(LLVMModuleRef library) {
   }
 }
 
-/* Links the library's definitions of what `module` uses or declares. */
-static cc_status link_library(LLVMModuleRef module, cc_log *log) {
+/* Links the definitions `module` uses or declares from one part. */
+static cc_status link_part(LLVMModuleRef module, const uint8_t *data,
+                           size_t length, cc_log *log) {
   LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRange(
-      (const char *)cc_builtins_bitcode_data, cc_builtins_bitcode_length,
-      "clmux-builtins", 0);
+      (const char *)data, length, "clmux-builtins", 0);
   if (!buffer) return fail(log, cc_error_out_of_memory, "no memory");
   /* Lazily: only the bodies the linker copies are read (a full parse of
    * the library costs ~350 ms). The module owns the buffer. */
@@ -62,30 +62,58 @@ static cc_status link_library(LLVMModuleRef module, cc_log *log) {
   return cc_success;
 }
 
-/* Whether a vector form of the library's own (declared by
- * cc_builtins_add_vector_variants) still lacks its definition. */
-static bool lacks_vector_forms(LLVMModuleRef module) {
-  size_t prefix = strlen(CC_VECTOR_VARIANT_PREFIX);
+/* What the module's calls still need, by part. */
+typedef struct needs {
+  bool main, conversions, vector_forms;
+} needs;
+
+/* convert_<type>[_sat][_<rounding>], mangled: _Z<length>convert_... */
+static bool is_conversion(const char *name) {
+  if (strncmp(name, "_Z", 2) != 0) return false;
+  name += 2;
+  while (*name >= '0' && *name <= '9') name++;
+  return strncmp(name, "convert_", 8) == 0;
+}
+
+static needs find_needs(LLVMModuleRef module) {
+  needs found = {false, false, false};
+  size_t own = strlen(CC_VECTOR_VARIANT_PREFIX);
   for (LLVMValueRef f = LLVMGetFirstFunction(module); f;
        f = LLVMGetNextFunction(f)) {
+    if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) != 0) continue;
     size_t length = 0;
     const char *name = LLVMGetValueName2(f, &length);
-    if (LLVMIsDeclaration(f) && length > prefix &&
-        strncmp(name, CC_VECTOR_VARIANT_PREFIX, prefix) == 0) {
-      return true;
+    if (strncmp(name, CC_VECTOR_VARIANT_PREFIX, own) == 0) {
+      found.vector_forms = true;
+    } else if (is_conversion(name)) {
+      found.conversions = true;
+    } else if (LLVMGetFirstUse(f) && strncmp(name, "Sleef_", 6) != 0 &&
+               !cc_codegen_lowers(name)) {
+      found.main = true;
     }
   }
-  return false;
+  return found;
 }
 
 cc_status cc_builtins_link(LLVMModuleRef module, cc_log *log) {
-  cc_status status = link_library(module, log);
-  if (status != cc_success) return status;
-  cc_builtins_add_vector_variants(module);
-  /* Nothing called the library's own vector forms before the variants
-   * named them, so the link left them out. A second link brings them in:
-   * ~12 ms, paid only by programs that call such functions (declaring
-   * them before the first link would cost every program ~2 ms). */
-  if (lacks_vector_forms(module)) status = link_library(module, log);
+  cc_status status = cc_success;
+  if (find_needs(module).main) {
+    status = link_part(module, cc_builtins_main_data,
+                       cc_builtins_main_length, log);
+    if (status != cc_success) return status;
+    cc_builtins_add_vector_variants(module);
+  }
+  /* The main part's own calls may need the other two (image functions
+   * convert; the variants just declared name vector forms). */
+  needs later = find_needs(module);
+  if (later.vector_forms) {
+    status = link_part(module, cc_builtins_vector_forms_data,
+                       cc_builtins_vector_forms_length, log);
+    if (status != cc_success) return status;
+  }
+  if (later.conversions) {
+    status = link_part(module, cc_builtins_conversions_data,
+                       cc_builtins_conversions_length, log);
+  }
   return status;
 }

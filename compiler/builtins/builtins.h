@@ -26,7 +26,4 @@
  * cc_codegen_build; the module must not define builtins itself. */
 cc_status cc_builtins_link(LLVMModuleRef module, cc_log *log);
 
-/* The embedded library bitcode (for cache keys). */
-const uint8_t *cc_builtins_bitcode(size_t *size);
-
 #endif /* CLMUX_COMPILER_BUILTINS_H */
