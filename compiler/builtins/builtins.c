@@ -4,18 +4,10 @@
 #include <llvm-c/Linker.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-
-/* builtins_bitcode.c, generated at build time by embed_bitcode.py: the
- * library in three parts (meson.build says why). */
-extern const uint8_t cc_builtins_main_data[];
-extern const size_t cc_builtins_main_length;
-extern const uint8_t cc_builtins_conversions_data[];
-extern const size_t cc_builtins_conversions_length;
-extern const uint8_t cc_builtins_vector_forms_data[];
-extern const size_t cc_builtins_vector_forms_length;
 
 static cc_status fail(cc_log *log, cc_status status, const char *text) {
   if (log) snprintf(log->text, sizeof log->text, "builtins: %s", text);
@@ -40,10 +32,10 @@ static void make_linkonce(LLVMModuleRef library) {
 }
 
 /* Links the definitions `module` uses or declares from one part. */
-static cc_status link_part(LLVMModuleRef module, const uint8_t *data,
-                           size_t length, cc_log *log) {
+static cc_status link_part(LLVMModuleRef module, const cc_builtins_part *part,
+                           cc_log *log) {
   LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRange(
-      (const char *)data, length, "clmux-builtins", 0);
+      (const char *)part->bitcode, part->size, part->name, 0);
   if (!buffer) return fail(log, cc_error_out_of_memory, "no memory");
   /* Lazily: only the bodies the linker copies are read (a full parse of
    * the library costs ~350 ms). The module owns the buffer. */
@@ -62,58 +54,52 @@ static cc_status link_part(LLVMModuleRef module, const uint8_t *data,
   return cc_success;
 }
 
-/* What the module's calls still need, by part. */
-typedef struct needs {
-  bool main, conversions, vector_forms;
-} needs;
-
-/* convert_<type>[_sat][_<rounding>], mangled: _Z<length>convert_... */
-static bool is_conversion(const char *name) {
-  if (strncmp(name, "_Z", 2) != 0) return false;
-  name += 2;
-  while (*name >= '0' && *name <= '9') name++;
-  return strncmp(name, "convert_", 8) == 0;
+static int compare_symbol(const void *name, const void *entry) {
+  return strcmp(name, ((const cc_builtins_symbol *)entry)->name);
 }
 
-static needs find_needs(LLVMModuleRef module) {
-  needs found = {false, false, false};
-  size_t own = strlen(CC_VECTOR_VARIANT_PREFIX);
-  for (LLVMValueRef f = LLVMGetFirstFunction(module); f;
-       f = LLVMGetNextFunction(f)) {
-    if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) != 0) continue;
-    size_t length = 0;
-    const char *name = LLVMGetValueName2(f, &length);
-    if (strncmp(name, CC_VECTOR_VARIANT_PREFIX, own) == 0) {
-      found.vector_forms = true;
-    } else if (is_conversion(name)) {
-      found.conversions = true;
-    } else if (LLVMGetFirstUse(f) && strncmp(name, "Sleef_", 6) != 0 &&
-               !cc_codegen_lowers(name)) {
-      found.main = true;
+/* The part defining `name`, or -1. */
+static int part_defining(const char *name) {
+  const cc_builtins_symbol *found =
+      bsearch(name, cc_builtins_index, cc_builtins_index_count,
+              sizeof *cc_builtins_index, compare_symbol);
+  return found ? found->part : -1;
+}
+
+/* Links every part that defines a function `module` declares and uses,
+ * again until none is missing (parts call into each other, and a part
+ * linked before brought only what was called then). A cap on the rounds
+ * turns an index that does not match the parts into an error, not a
+ * loop. */
+static cc_status link_needed_parts(LLVMModuleRef module, cc_log *log) {
+  for (unsigned round = 0;; round++) {
+    bool wanted[CC_BUILTINS_MAX_PARTS] = {false}, any = false;
+    for (LLVMValueRef f = LLVMGetFirstFunction(module); f;
+         f = LLVMGetNextFunction(f)) {
+      if (!LLVMIsDeclaration(f) || !LLVMGetFirstUse(f)) continue;
+      size_t length = 0;
+      int part = part_defining(LLVMGetValueName2(f, &length));
+      if (part >= 0) wanted[part] = any = true;
+    }
+    if (!any) return cc_success;
+    if (round == 2 * CC_BUILTINS_MAX_PARTS) {
+      return fail(log, cc_error_llvm, "a part lacks what its index says");
+    }
+    for (size_t part = 0; part < cc_builtins_part_count; part++) {
+      if (!wanted[part]) continue;
+      cc_status status = link_part(module, &cc_builtins_parts[part], log);
+      if (status != cc_success) return status;
     }
   }
-  return found;
 }
 
 cc_status cc_builtins_link(LLVMModuleRef module, cc_log *log) {
-  cc_status status = cc_success;
-  if (find_needs(module).main) {
-    status = link_part(module, cc_builtins_main_data,
-                       cc_builtins_main_length, log);
-    if (status != cc_success) return status;
-    cc_builtins_add_vector_variants(module);
+  if (cc_builtins_part_count > CC_BUILTINS_MAX_PARTS) {
+    return fail(log, cc_error_llvm, "more library parts than expected");
   }
-  /* The main part's own calls may need the other two (image functions
-   * convert; the variants just declared name vector forms). */
-  needs later = find_needs(module);
-  if (later.vector_forms) {
-    status = link_part(module, cc_builtins_vector_forms_data,
-                       cc_builtins_vector_forms_length, log);
-    if (status != cc_success) return status;
-  }
-  if (later.conversions) {
-    status = link_part(module, cc_builtins_conversions_data,
-                       cc_builtins_conversions_length, log);
-  }
-  return status;
+  cc_status status = link_needed_parts(module, log);
+  if (status != cc_success) return status;
+  cc_builtins_add_vector_variants(module);
+  /* The variants may name vector forms: nothing called them before. */
+  return link_needed_parts(module, log);
 }
