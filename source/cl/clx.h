@@ -347,11 +347,12 @@ struct _cl_program {
   cc_module *module; /* compiled object, library or executable, or NULL */
   uint8_t *binary;   /* cc_module_serialize of `module`, made on request */
   size_t binary_size;
-  /* Kernels the user holds (builds fail while > 0), and kernel objects
-   * alive (the user's or only enqueued commands'). A build while commands
-   * still run kernels of the old module retires it until the last goes. */
+  /* Kernels the user holds (builds fail while > 0), and users of `module`:
+   * kernel objects alive (the user's or only enqueued commands') and links
+   * reading it as an input. A build while any remains retires the old
+   * module until the last goes. */
   atomic_uint kernels_attached;
-  atomic_uint kernels_alive;
+  atomic_uint module_users;
   struct clx_retired *retired;
   /* Specializations of `module`'s kernels, newest first (own lock: an
    * enqueue never waits on a query). */
@@ -387,8 +388,13 @@ clx_specialization *clx_program_take_specializations(cl_program program);
 /* ... and destroys such a list. */
 void clx_specializations_destroy(cl_program program,
                                  clx_specialization *list);
-/* Counts one kernel object less; the last one frees retired modules. */
-void clx_program_kernel_gone(cl_program program);
+/* A compiled object or library to link, counted as a user of the module
+ * (a rebuild meanwhile retires it); NULL if the program has none or is
+ * being built. */
+cc_module *clx_program_use_link_input(cl_program program);
+/* Counts one module user (kernel object or link) less; the last one frees
+ * retired modules. */
+void clx_program_module_released(cl_program program);
 
 typedef struct clx_kernel_arg {
   bool set;

@@ -25,7 +25,7 @@ static void kernel_destroy(clx_object *object) {
   }
   pthread_mutex_destroy(&kernel->lock);
   free(kernel);
-  clx_program_kernel_gone(program);
+  clx_program_module_released(program);
   clx_unhold(CLX_OBJ(program));
 }
 
@@ -154,7 +154,7 @@ static size_t kernel_count(cl_program program) {
 /* Undoes clx_program_attach_kernel. */
 static void detach(cl_program program) {
   atomic_fetch_sub(&program->kernels_attached, 1);
-  clx_program_kernel_gone(program);
+  clx_program_module_released(program);
 }
 
 /* Kernel `index` of an executable program, attached to it. */

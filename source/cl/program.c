@@ -10,7 +10,8 @@
 #include "clx.h"
 #include "module.h"
 
-/* A module replaced while commands still ran its kernels. */
+/* A module replaced while commands still ran its kernels or a link read
+ * it. */
 typedef struct clx_retired {
   struct clx_retired *next;
   cc_module *module;
@@ -27,8 +28,8 @@ static void free_retired(cl_program program, clx_retired *retired) {
   }
 }
 
-void clx_program_kernel_gone(cl_program program) {
-  if (atomic_fetch_sub(&program->kernels_alive, 1) != 1) return;
+void clx_program_module_released(cl_program program) {
+  if (atomic_fetch_sub(&program->module_users, 1) != 1) return;
   pthread_mutex_lock(&program->lock);
   clx_retired *retired = program->retired;
   program->retired = NULL;
@@ -70,7 +71,7 @@ cl_program clx_program_new(cl_context context, cl_uint num_devices,
   program->context = context;
   program->build_status = CL_BUILD_NONE;
   atomic_init(&program->kernels_attached, 0);
-  atomic_init(&program->kernels_alive, 0);
+  atomic_init(&program->module_users, 0);
   pthread_mutex_init(&program->lock, NULL);
   pthread_mutex_init(&program->specializations_lock, NULL);
   clx_hold(CLX_OBJ(context));
@@ -328,9 +329,9 @@ void clx_program_set_build(cl_program program, cc_module *module,
   clx_specialization *old_specializations =
       old ? clx_program_take_specializations(program) : NULL;
   /* Commands may still run the old module's kernels (the user released
-   * them all, or the build would have been refused): keep it till the
-   * last kernel object goes. */
-  if (old && atomic_load(&program->kernels_alive) > 0) {
+   * them all, or the build would have been refused), or a link may still
+   * read it: keep it till the last user goes. */
+  if (old && atomic_load(&program->module_users) > 0) {
     retire = calloc(1, sizeof *retire);
     if (retire) {
       retire->module = old;
@@ -385,10 +386,23 @@ bool clx_program_attach_kernel(cl_program program) {
   bool executable = executable_locked(program);
   if (executable) {
     atomic_fetch_add(&program->kernels_attached, 1);
-    atomic_fetch_add(&program->kernels_alive, 1);
+    atomic_fetch_add(&program->module_users, 1);
   }
   pthread_mutex_unlock(&program->lock);
   return executable;
+}
+
+cc_module *clx_program_use_link_input(cl_program program) {
+  pthread_mutex_lock(&program->lock);
+  cc_module *module = program->module;
+  if (!module || program->build_status == CL_BUILD_IN_PROGRESS ||
+      cc_module_get_kind(module) == CC_MODULE_EXECUTABLE) {
+    module = NULL;
+  } else {
+    atomic_fetch_add(&program->module_users, 1);
+  }
+  pthread_mutex_unlock(&program->lock);
+  return module;
 }
 
 /* ---- Queries ---------------------------------------------------------------*/

@@ -23,7 +23,8 @@ typedef struct build_job {
   char *options;      /* as given, "" for NULL */
   cc_header *headers; /* compile: names and texts copied */
   size_t num_headers;
-  cl_program *inputs; /* link: held */
+  cl_program *inputs; /* link: held, each counted as a user of ... */
+  cc_module **input_modules; /* ... its module as clLinkProgram found it */
   cl_uint num_inputs;
   program_notify notify;
   void *user_data;
@@ -40,9 +41,11 @@ static void job_free(build_job *job) {
   if (!job) return;
   if (job->program) clx_unhold(CLX_OBJ(job->program));
   for (cl_uint i = 0; i < job->num_inputs; i++) {
-    if (job->inputs[i]) clx_unhold(CLX_OBJ(job->inputs[i]));
+    clx_program_module_released(job->inputs[i]);
+    clx_unhold(CLX_OBJ(job->inputs[i]));
   }
   free(job->inputs);
+  free(job->input_modules);
   for (size_t i = 0; i < job->num_headers; i++) {
     free((char *)job->headers[i].name);
     free((char *)job->headers[i].text);
@@ -148,22 +151,6 @@ static cc_module *run_build(build_job *job, char **log,
   return link_and_finalize(&loaded, 1, NULL, log, result);
 }
 
-static cc_module *run_link(build_job *job, char **log,
-                           cc_module_result *result) {
-  cc_module **inputs = calloc(job->num_inputs, sizeof *inputs);
-  if (!inputs) {
-    *result = CC_MODULE_OUT_OF_MEMORY;
-    return NULL;
-  }
-  for (cl_uint i = 0; i < job->num_inputs; i++) {
-    inputs[i] = job->inputs[i]->module;
-  }
-  cc_module *linked = link_and_finalize(inputs, job->num_inputs, job->options,
-                                        log, result);
-  free(inputs);
-  return linked;
-}
-
 /* Runs the job and publishes its module, status, options and log. */
 static cl_int run_job(build_job *job) {
   char *log = NULL;
@@ -180,7 +167,8 @@ static cl_int run_job(build_job *job) {
                                  &result);
       break;
     case job_link:
-      module = run_link(job, &log, &result);
+      module = link_and_finalize(job->input_modules, job->num_inputs,
+                                 job->options, &log, &result);
       break;
   }
   cl_program program = job->program;
@@ -337,14 +325,24 @@ static cl_program link_fail(cl_int *errcode_ret, cl_int error) {
   return NULL;
 }
 
-/* An input of clLinkProgram: a compiled object or a library, not being
- * built (CL_INVALID_OPERATION otherwise). */
-static cl_int check_link_input(cl_program input) {
-  pthread_mutex_lock(&input->lock);
-  bool usable = input->module && input->build_status != CL_BUILD_IN_PROGRESS &&
-                cc_module_get_kind(input->module) != CC_MODULE_EXECUTABLE;
-  pthread_mutex_unlock(&input->lock);
-  return usable ? CL_SUCCESS : CL_INVALID_OPERATION;
+/* Takes the inputs of clLinkProgram into the job: compiled objects or
+ * libraries, not being built (CL_INVALID_OPERATION otherwise). Each module
+ * is taken as it is now; a rebuild of an input while the link runs does
+ * not change or free what the link reads. */
+static cl_int take_link_inputs(build_job *job, cl_uint count,
+                               const cl_program *inputs) {
+  job->inputs = calloc(count, sizeof *job->inputs);
+  job->input_modules = calloc(count, sizeof *job->input_modules);
+  if (!job->inputs || !job->input_modules) return CL_OUT_OF_HOST_MEMORY;
+  for (cl_uint i = 0; i < count; i++) {
+    cc_module *module = clx_program_use_link_input(inputs[i]);
+    if (!module) return CL_INVALID_OPERATION;
+    job->inputs[i] = inputs[i];
+    job->input_modules[i] = module;
+    clx_hold(CLX_OBJ(inputs[i]));
+    job->num_inputs++;
+  }
+  return CL_SUCCESS;
 }
 
 /* Link options are checked before the program exists: the module layer
@@ -389,10 +387,6 @@ cl_program CL_API_CALL clLinkProgram(
   if (!link_options_valid(options)) {
     return link_fail(errcode_ret, CL_INVALID_LINKER_OPTIONS);
   }
-  for (cl_uint i = 0; i < num_input_programs; i++) {
-    cl_int error = check_link_input(input_programs[i]);
-    if (error != CL_SUCCESS) return link_fail(errcode_ret, error);
-  }
 
   cl_program program =
       num_devices ? clx_program_new(context, num_devices, device_list)
@@ -401,16 +395,12 @@ cl_program CL_API_CALL clLinkProgram(
   if (!program) return link_fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
   program->build_status = CL_BUILD_IN_PROGRESS;
   build_job *job = job_new(job_link, program, options, pfn_notify, user_data);
-  if (job) job->inputs = calloc(num_input_programs, sizeof *job->inputs);
-  if (!job || !job->inputs) {
+  cl_int taken = job ? take_link_inputs(job, num_input_programs, input_programs)
+                     : CL_OUT_OF_HOST_MEMORY;
+  if (taken != CL_SUCCESS) {
     job_free(job);
     clx_release(CLX_OBJ(program));
-    return link_fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
-  }
-  for (cl_uint i = 0; i < num_input_programs; i++) {
-    job->inputs[i] = input_programs[i];
-    clx_hold(CLX_OBJ(input_programs[i]));
-    job->num_inputs++;
+    return link_fail(errcode_ret, taken);
   }
   /* A failed link still returns the program, with its log
    * (CL_LINK_PROGRAM_FAILURE). */

@@ -391,6 +391,50 @@ static void test_async(void) {
   CHECK_CL_SUCCESS(clReleaseProgram(helper));
 }
 
+/* A link reads its inputs as clLinkProgram found them: recompiling an
+ * input (here into a failed build, which leaves it no module) while an
+ * asynchronous link still runs changes nothing the link sees. The input
+ * recompiled comes last, after padding objects, so the link is still
+ * reading when the recompile ends. */
+static void test_recompile_during_link(void) {
+  enum { padding = 24 };
+  cl_program inputs[padding + 2];
+  for (int i = 0; i < padding; i++) {
+    char source[160];
+    snprintf(source, sizeof source,
+             "float pad%d(float x) { return sin(x) * %d.0f + cos(x); }\n", i,
+             i);
+    inputs[i] = compiled(source, 0, NULL, NULL);
+  }
+  inputs[padding] = compiled(user_source, 0, NULL, NULL);
+  cl_program helper = compiled("#ifdef BREAK\n#error broken on purpose\n"
+                               "#endif\n"
+                               "int helper(int x) { return x + 2000; }\n",
+                               0, NULL, NULL);
+  inputs[padding + 1] = helper;
+  notice n = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
+  cl_int error = CL_INVALID_VALUE;
+  cl_program linked = clLinkProgram(context, 0, NULL, NULL, padding + 2,
+                                    inputs, on_built, &n, &error);
+  CHECK_CL_SUCCESS(error);
+  REQUIRE(linked);
+  CHECK_CL(CL_COMPILE_PROGRAM_FAILURE,
+           clCompileProgram(helper, 0, NULL, "-DBREAK", 0, NULL, NULL, NULL,
+                            NULL));
+  CHECK(log_has(helper, "broken on purpose"));
+  wait_notice(&n);
+  CHECK_INT(CL_BUILD_SUCCESS, n.status_seen);
+  CHECK_INT(2003, run_value(linked, "use"));
+  /* The failed input is no longer linkable. */
+  CHECK(clLinkProgram(context, 0, NULL, NULL, 1, &helper, NULL, NULL,
+                      &error) == NULL);
+  CHECK_CL(CL_INVALID_OPERATION, error);
+  CHECK_CL_SUCCESS(clReleaseProgram(linked));
+  for (int i = 0; i < padding + 2; i++) {
+    CHECK_CL_SUCCESS(clReleaseProgram(inputs[i]));
+  }
+}
+
 /* ---- Threads ----------------------------------------------------------------*/
 
 typedef struct builder {
@@ -438,6 +482,7 @@ int main(void) {
   test_include_dirs();
   test_compile_and_link();
   test_async();
+  test_recompile_during_link();
   test_threads();
   CHECK_CL_SUCCESS(clReleaseCommandQueue(queue));
   CHECK_CL_SUCCESS(clReleaseContext(context));
