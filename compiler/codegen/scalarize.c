@@ -149,24 +149,25 @@ static bool worth_splitting(LLVMModuleRef module, LLVMTypeRef vector) {
   return LLVMGetVectorSize(vector) <= 4 && bytes >= 4;
 }
 
-cc_status cc_scalarize_vector_types(LLVMModuleRef module, LLVMValueRef body,
-                                    cc_log *log) {
-  bool math = false, per_element = false, narrow = true, vectors = false;
-  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(body); b;
-       b = LLVMGetNextBasicBlock(b)) {
-    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
-         i = LLVMGetNextInstruction(i)) {
-      math = math || (LLVMIsACallInst(i) && calls_vector_math(i));
-      per_element = per_element ||
-                    (LLVMIsAExtractElementInst(i) &&
-                     is_data_vector(LLVMTypeOf(LLVMGetOperand(i, 0))));
-      if (splittable(i)) {
-        vectors = true;
-        narrow = narrow && worth_splitting(module, vector_type_of(i));
-      }
-    }
-  }
-  if (!(math || (per_element && narrow)) || !vectors) return cc_success;
+/* Whether the instruction makes a data vector other than by loading it
+ * (element by element, as vload3 does, or by arithmetic). */
+static bool makes_data_vector(LLVMValueRef i) {
+  return !LLVMIsALoadInst(i) && !LLVMIsACallInst(i) &&
+         is_data_vector(LLVMTypeOf(i));
+}
+
+/* The library's loops over a vector's components (vload3, integer
+ * functions) are still rolled here: while one is, its element index is a
+ * variable the scalarizer cannot split by. Unrolled fully now (their trip
+ * counts are constants), they leave element-wise code. */
+static cc_status unroll_component_loops(LLVMModuleRef module, cc_log *log) {
+  return cc_run_passes(module,
+                       "function(loop-simplify,lcssa,"
+                       "loop(loop-rotate,loop-unroll-full),sroa)",
+                       log);
+}
+
+static void split_accesses(LLVMModuleRef module, LLVMValueRef body) {
   LLVMBuilderRef builder =
       LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(body); b;
@@ -185,6 +186,35 @@ cc_status cc_scalarize_vector_types(LLVMModuleRef module, LLVMValueRef body,
     }
   }
   LLVMDisposeBuilder(builder);
+}
+
+cc_status cc_scalarize_vector_types(LLVMModuleRef module, LLVMValueRef body,
+                                    cc_log *log) {
+  bool math = false, per_element = false, narrow = true, accessed = false,
+       made = false;
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(body); b;
+       b = LLVMGetNextBasicBlock(b)) {
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
+         i = LLVMGetNextInstruction(i)) {
+      math = math || (LLVMIsACallInst(i) && calls_vector_math(i));
+      per_element = per_element ||
+                    (LLVMIsAExtractElementInst(i) &&
+                     is_data_vector(LLVMTypeOf(LLVMGetOperand(i, 0))));
+      made = made || makes_data_vector(i);
+      if (splittable(i)) {
+        accessed = true;
+        narrow = narrow && worth_splitting(module, vector_type_of(i));
+      }
+    }
+  }
+  /* Math on vectors is split however they were made (a float3 math call
+   * in the CTS's kernels reads its vector with vload3); kernels using
+   * vectors component by component only when they load or store them. */
+  bool split = math ? accessed || made : per_element && narrow && accessed;
+  if (!split) return cc_success;
+  cc_status status = math ? unroll_component_loops(module, log) : cc_success;
+  if (status != cc_success) return status;
+  split_accesses(module, body);
   /* Not verifying instcombine's fixpoint: a miss would abort the process. */
   return cc_run_passes(
       module, "function(scalarizer,instcombine<no-verify-fixpoint>)", log);
