@@ -519,7 +519,15 @@ static const char exp_sin4_source[] =
     "  y[i] = exp(x[i]) * sin(x[i]);\n"
     "}\n";
 
-/* The first `count` results of exp_sin or exp_sin4. */
+/* float3 as packed triples (vload3/vstore3), as xyz data is stored. */
+static const char exp_sin3_source[] =
+    "kernel void exp_sin3(global const float *x, global float *y) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  float3 v = vload3(i, x);\n"
+    "  vstore3(exp(v) * sin(v), i, y);\n"
+    "}\n";
+
+/* The first `count` results of exp_sin, exp_sin3 or exp_sin4. */
 static bool check_exp_sin_floats(const bench *b, void *const *outputs,
                                  size_t count) {
   const elementwise *s = b->state;
@@ -539,6 +547,10 @@ static bool check_exp_sin_floats(const bench *b, void *const *outputs,
 
 static bool check_exp_sin(const bench *b, void *const *outputs) {
   return check_exp_sin_floats(b, outputs, b->global[0]);
+}
+
+static bool check_exp_sin3(const bench *b, void *const *outputs) {
+  return check_exp_sin_floats(b, outputs, 3 * b->global[0]);
 }
 
 static bool check_exp_sin4(const bench *b, void *const *outputs) {
@@ -882,6 +894,22 @@ static void run_kernel_benches(size_t divisor) {
               8.0 * (double)n16,
               "GB/s",
               check_exp_sin,
+              &values};
+  run_everywhere(&b);
+
+  snprintf(label, sizeof label, "exp(x)*sin(x) on float3 (%s floats)",
+           count_label(n16));
+  b = (bench){"exp_sin3",
+              label,
+              exp_sin3_source,
+              1,
+              {n16 / 3, 1},
+              {0, 0},
+              {{ARG_IN, angles, n16 * 4, 0, 0}, {ARG_OUT, NULL, n16 * 4, 0, 0}},
+              2,
+              8.0 * (double)n16,
+              "GB/s",
+              check_exp_sin3,
               &values};
   run_everywhere(&b);
 
