@@ -22,35 +22,30 @@ CLMUX_SPLIT_2(double, pown, double, int)
  * rounding into the exponent); one Newton step on y^n = |x| brings it
  * within about 2 ulp: y += y (|x| / y^n - 1) / n. For |n| <= 64, tiny
  * and huge |x| are first scaled by 2^(n k) so that y^n stays normal,
- * then y by 2^-k; larger |n| are within 12 ulp without the step. */
+ * then y by 2^-k; larger |n| are within 12 ulp without the step.
+ * Every case is computed and the special ones chosen at the end: early
+ * returns on n became a switch, which the loop vectorizer refuses. */
 CLMUX_OVL double rootn(double x, int n) {
-  if (n == 0 || (x < 0.0 && !(n & 1)) || __builtin_isnan(x)) {
-    return __builtin_nan("");
-  }
-  if (n == 1) return x;
-  if (n == -1) return 1.0 / x;
   double magnitude = __builtin_fabs(x);
-  if (magnitude == 0.0 || __builtin_isinf(magnitude)) {
-    /* pow's special cases, with x's sign for odd n. */
-    double special = pow(magnitude, 1.0 / (double)n);
-    return (n & 1) ? __builtin_copysign(special, x) : special;
-  }
-  int size = n < 0 ? -n : n;
-  bool extreme = magnitude < 0x1p-900 || magnitude > 0x1p900;
-  int k = 0; /* y = rootn(|x| 2^(n k)) 2^-k */
-  if (extreme && size <= 64) {
-    k = magnitude < 0x1p-900 ? 900 / size : -(900 / size);
-    if (n < 0) k = -k;
-    magnitude = ldexp(magnitude, n * k);
-    extreme = false;
-  }
-  double y = exp2(log2(magnitude) / (double)n);
-  if (!extreme) {
-    double power = pow(y, (double)n);
-    y += y * ((magnitude / power - 1.0) / (double)n);
-  }
-  y = ldexp(y, -k);
-  return (n & 1) ? __builtin_copysign(y, x) : y;
+  uint size = n < 0 ? 0u - (uint)n : (uint)n;
+  bool tiny = magnitude < 0x1p-900, huge = magnitude > 0x1p900;
+  bool scaled = (tiny || huge) && size - 1u < 64u; /* 1 <= |n| <= 64 */
+  int k = scaled ? 900 / (int)(scaled ? size : 1u) : 0;
+  if (huge != (n < 0)) k = -k; /* y = rootn(|x| 2^(n k)) 2^-k */
+  double m = ldexp(magnitude, n * k);
+  double y = exp2(log2(m) / (double)n);
+  double power = pow(y, (double)n);
+  double refined = y + y * ((m / power - 1.0) / (double)n);
+  bool refine = scaled || !(tiny || huge);
+  y = ldexp(refine ? refined : y, -k);
+  /* |x| = 0 or inf: 0 or inf by n's sign, as pow gives. */
+  double edge = (magnitude == 0.0) == (n > 0) ? 0.0 : __builtin_inf();
+  double result = magnitude == 0.0 || __builtin_isinf(magnitude) ? edge : y;
+  result = (n & 1) ? __builtin_copysign(result, x) : result;
+  result = n == -1 ? 1.0 / x : result;
+  result = n == 1 ? x : result;
+  bool invalid = n == 0 || (x < 0.0 && !(n & 1)) || __builtin_isnan(x);
+  return invalid ? __builtin_nan("") : result;
 }
 CLMUX_SPLIT_2(double, rootn, double, int)
 

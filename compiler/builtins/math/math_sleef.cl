@@ -100,16 +100,18 @@ CLMUX_OVL float sincos(float x, float *cosval) {
 }
 CLMUX_ALL_PTR(float, sincos, float, float)
 
-/* The sign of gamma(x): negative between -2k-1 and -2k, and at -0. */
+/* The sign of gamma(x): negative between -2k-1 and -2k (floor(x) odd;
+ * halving an integer-valued float is exact), and at -0. */
 CLMUX_OVL float lgamma_r(float x, int *signp) {
   float result = lgamma(x);
+  float below = __builtin_floorf(x), halved = below * 0.5f;
   int sign = 1;
   if (__builtin_isnan(x)) {
     sign = 0;
   } else if (x == 0.0f) {
     sign = __builtin_signbit(x) ? -1 : 1;
-  } else if (x < 0.0f && x != floor(x)) {
-    sign = ((int)fmod(floor(x), 2.0f) == 0) ? 1 : -1;
+  } else if (x < 0.0f && x != below) {
+    sign = halved == __builtin_floorf(halved) ? 1 : -1;
   }
   *signp = sign;
   return result;

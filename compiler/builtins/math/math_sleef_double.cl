@@ -176,15 +176,17 @@ CLMUX_OVL double sincos(double x, double *cosval) {
 }
 CLMUX_ALL_PTR(double, sincos, double, double)
 
+/* As the float form: floor(x) odd gives a negative gamma. */
 CLMUX_OVL double lgamma_r(double x, int *signp) {
   double result = lgamma(x);
+  double below = __builtin_floor(x), halved = below * 0.5;
   int sign = 1;
   if (__builtin_isnan(x)) {
     sign = 0;
   } else if (x == 0.0) {
     sign = __builtin_signbit(x) ? -1 : 1;
-  } else if (x < 0.0 && x != __builtin_floor(x)) {
-    sign = __builtin_fmod(__builtin_floor(x), 2.0) == 0.0 ? 1 : -1;
+  } else if (x < 0.0 && x != below) {
+    sign = halved == __builtin_floor(halved) ? 1 : -1;
   }
   *signp = sign;
   return result;

@@ -3,8 +3,11 @@
  * a vectorized work-item loop replaces by vector forms. */
 #include "builtins_internal.h"
 
-float __clmux_vv_fmodf(float x, float y);
-double __clmux_vv_fmod(double x, double y);
+/* Pure and always returning (each round of its loop takes 51 bits off
+ * the exponent gap), so a call under a condition can still be widened to
+ * a vector form. */
+float __clmux_vv_fmodf(float x, float y) CLMUX_PURE;
+double __clmux_vv_fmod(double x, double y) CLMUX_PURE;
 
 /* remainder and remquo from |x| reduced exactly: r = |x| mod m|y| keeps
  * the quotient modulo m (2 for remainder's parity, 128 for remquo's 7
