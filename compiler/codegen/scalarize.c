@@ -7,10 +7,13 @@
  * loads and stores element by element and then its arithmetic (LLVM's
  * scalarizer) lets the work-item loop vectorize, each element becoming a
  * full-width vector across work-items. Split are kernels that call such
- * math, and kernels taking 2- to 4-element vectors of 32/64-bit values
- * apart; elsewhere the vector types already give SIMD code, which the
- * split could trade for gathers (image pixels) or for slow-to-compile
- * shuffles (8- and 16-bit elements). */
+ * math on vectors however made (loaded, or built element by element as
+ * vload3 and the CTS's 3-element kernels do: the library's loops over
+ * components are unrolled first), and kernels loading 2- to 4-element
+ * vectors of 32/64-bit values and taking them apart; elsewhere the vector
+ * types already give SIMD code, which the split could trade for gathers
+ * (image pixels) or for slow-to-compile shuffles (8- and 16-bit
+ * elements). */
 #include <llvm-c/Target.h>
 #include <string.h>
 
