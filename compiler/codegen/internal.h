@@ -101,12 +101,13 @@ cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
 
 /* ---- OpenCL vector types split for the vectorizer (scalarize.c) ---- */
 
-/* If `body` loads or stores OpenCL vector types and calls math with
- * vector variants or takes narrow vectors apart, splits those loads and
- * stores and the arithmetic on them into scalars, so that the work-item
- * loop can vectorize. */
+/* If `body` uses OpenCL vector types and calls math with vector variants
+ * or takes narrow vectors apart, splits their loads and stores and the
+ * arithmetic on them into scalars, so that the work-item loop can
+ * vectorize. `reads_images`: the kernel has image arguments (its pixel
+ * vectors are kept unless math needs them split). */
 cc_status cc_scalarize_vector_types(LLVMModuleRef module, LLVMValueRef body,
-                                    cc_log *log);
+                                    bool reads_images, cc_log *log);
 
 /* ---- Image-format versions (image_versions.c) ---- */
 

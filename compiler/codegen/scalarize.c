@@ -192,7 +192,7 @@ static void split_accesses(LLVMModuleRef module, LLVMValueRef body) {
 }
 
 cc_status cc_scalarize_vector_types(LLVMModuleRef module, LLVMValueRef body,
-                                    cc_log *log) {
+                                    bool reads_images, cc_log *log) {
   bool math = false, per_element = false, narrow = true, accessed = false,
        made = false;
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(body); b;
@@ -210,10 +210,14 @@ cc_status cc_scalarize_vector_types(LLVMModuleRef module, LLVMValueRef body,
       }
     }
   }
-  /* Math on vectors is split however they were made (a float3 math call
-   * in the CTS's kernels reads its vector with vload3); kernels using
-   * vectors component by component only when they load or store them. */
-  bool split = math ? accessed || made : per_element && narrow && accessed;
+  /* Vectors are split however they were made (a float3 read with vload3
+   * is built element by element), except that kernels reading images
+   * keep the pixel vectors they make unless math needs them split: their
+   * texel loads at clamped addresses would become gathers (a 3x3 blur ran
+   * 4x slower split). */
+  bool split = math ? accessed || made
+                    : per_element && narrow &&
+                          (accessed || (made && !reads_images));
   if (!split) return cc_success;
   cc_status status = math ? unroll_component_loops(module, log) : cc_success;
   if (status != cc_success) return status;

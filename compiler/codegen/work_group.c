@@ -282,6 +282,9 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   cc_strip_attributes(module);
   bool *by_pointer = calloc(info->arg_count + 1, sizeof *by_pointer);
   if (!by_pointer) return cc_fail(log, cc_error_out_of_memory, "no memory");
+  /* by_pointer's room serves first to find image arguments. */
+  bool reads_images = cc_image_args(kernel, by_pointer) > 0;
+  memset(by_pointer, 0, (info->arg_count + 1) * sizeof *by_pointer);
   LLVMValueRef body = NULL;
   unsigned regions = 0;
   cc_status status = shape_body(module, kernel, info, by_pointer, local_size,
@@ -294,7 +297,7 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
     status = cc_run_passes(module, "function(sroa,early-cse)", log);
   }
   if (status == cc_success) {
-    status = cc_scalarize_vector_types(module, body, log);
+    status = cc_scalarize_vector_types(module, body, reads_images, log);
   }
   bool parallel = regions > 0 || (body && !has_alloca(body));
   LLVMValueRef wrapper =
