@@ -158,6 +158,7 @@ static const math_case cases[] = {
     U(trunc, 0, 1e3f, trunc),
     U(half_cos, 8192, 3.0f, cos), U(half_exp, 8192, 80.0f, exp),
     U(half_log, 8192, 1e4f, log), U(half_sqrt, 8192, 1e4f, sqrt),
+    U(half_rsqrt, 8192, 1e4f, ref_rsqrt), U(native_rsqrt, 3, 1e4f, ref_rsqrt),
     U(native_sin, -1, 3.0f, sin), U(native_exp2, -1, 80.0f, exp2),
     B(atan2, 6, 1e3f, atan2), B(atan2pi, 6, 1e3f, ref_atan2pi),
     B(copysign, 0, 1e3f, copysign), B(fdim, 0, 1e3f, fdim), {"fmax", F_FF, 0, 1e3f, 0, fmax, 0, 0, 0, 0, 1},
