@@ -576,6 +576,59 @@ static bool check_fmod(const bench *b, void *const *outputs) {
                            fmodf(s->x[first], s->y[first]));
 }
 
+/* Gravitational accelerations, all pairs: each work-item loops over every
+ * body (float4 positions, w the mass), as N-body codes do. */
+static const char nbody_source[] =
+    "kernel void nbody(global const float4 *pos, global float4 *acc,\n"
+    "                  int n) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  float4 p = pos[i];\n"
+    "  float3 a = 0.0f;\n"
+    "  for (int j = 0; j < n; j++) {\n"
+    "    float4 q = pos[j];\n"
+    "    float3 d = q.xyz - p.xyz;\n"
+    "    float inv = rsqrt(dot(d, d) + 0.01f);\n"
+    "    a += d * (q.w * inv * inv * inv);\n"
+    "  }\n"
+    "  acc[i] = (float4)(a, 0.0f);\n"
+    "}\n";
+
+typedef struct bodies {
+  const float *pos; /* x, y, z, mass */
+  int n;
+} bodies;
+
+/* The first 64 bodies against a double-precision sum. */
+static bool check_nbody(const bench *b, void *const *outputs) {
+  const bodies *s = b->state;
+  const float *acc = outputs[1];
+  size_t bad = 0, first = 0;
+  double got_first = 0, want_first = 0;
+  for (int i = 0; i < 64 && i < s->n; i++) {
+    const float *p = s->pos + 4 * i;
+    double want[3] = {0, 0, 0}, scale = 0;
+    for (int j = 0; j < s->n; j++) {
+      const float *q = s->pos + 4 * j;
+      double d[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
+      double inv = 1.0 / sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 0.01);
+      double f = q[3] * inv * inv * inv;
+      for (int c = 0; c < 3; c++) {
+        want[c] += d[c] * f;
+        scale += fabs(d[c] * f);
+      }
+    }
+    for (int c = 0; c < 3; c++) {
+      /* float sums of n terms: relative to the sum of magnitudes */
+      if (fabs(acc[4 * i + c] - want[c]) > 1e-4 * scale && !bad++) {
+        first = (size_t)i;
+        got_first = acc[4 * i + c];
+        want_first = want[c];
+      }
+    }
+  }
+  return report_mismatches("acc", bad, first, got_first, want_first);
+}
+
 static const char black_scholes_source[] =
     "float normal_cdf(float d) {\n"
     "  const float a1 = 0.319381530f, a2 = -0.356563782f, a3 = 1.781477937f,\n"
@@ -983,6 +1036,28 @@ static void run_kernel_benches(size_t divisor) {
   free(price);
   free(strike);
   free(years);
+
+  int body_count = 4096 / (divisor < 16 ? divisor : 16);
+  float *pos = random_floats((size_t)body_count * 4, 0.0f, 1.0f);
+  bodies system = {pos, body_count};
+  snprintf(label, sizeof label, "nbody %d bodies, float4, rsqrt",
+           body_count);
+  b = (bench){"nbody",
+              label,
+              nbody_source,
+              1,
+              {(size_t)body_count, 1},
+              {0, 0},
+              {{ARG_IN, pos, (size_t)body_count * 16, 0, 0},
+               {ARG_OUT, NULL, (size_t)body_count * 16, 0, 0},
+               {ARG_INT, NULL, 0, 0, body_count}},
+              3,
+              20.0 * (double)body_count * (double)body_count,
+              "GFLOP/s",
+              check_nbody,
+              &system};
+  run_everywhere(&b);
+  free(pos);
 
   size_t n = 1024 / (divisor < 16 ? divisor : 16);
   n = n < 16 ? 16 : n / 16 * 16;
