@@ -34,6 +34,26 @@ static const char *const source =
     "  out[i] = in[i] * 2.0f + 1.0f;\n"
     "}\n";
 
+/* Runs kernel `name` of `exe` once over `items` work-items with two
+ * buffer arguments, input then output (or output then input), the output
+ * starting as `out` holds it, and reads the output back. */
+static void run_in_out(mux_executable_t exe, const char *name,
+                       const void *in, size_t in_size, void *out,
+                       size_t out_size, size_t items, bool out_first) {
+  bt_buffer in_buffer = bt_buffer_create(in, in_size);
+  bt_buffer out_buffer = bt_buffer_create(out, out_size);
+  mux_descriptor_info_t args[2] = {bt_buffer_arg(&in_buffer),
+                                   bt_buffer_arg(&out_buffer)};
+  if (out_first) {
+    args[0] = bt_buffer_arg(&out_buffer);
+    args[1] = bt_buffer_arg(&in_buffer);
+  }
+  bt_run(exe, name, args, 2, items, LOCAL);
+  bt_buffer_read(&out_buffer, out);
+  bt_buffer_destroy(&in_buffer);
+  bt_buffer_destroy(&out_buffer);
+}
+
 /* Whether some instruction of `module` calls `callee` directly. */
 static int calls(LLVMModuleRef module, const char *callee) {
   LLVMValueRef function = LLVMGetNamedFunction(module, callee);
@@ -242,14 +262,9 @@ static void check_vec3_math(const char *type, const char *function,
     in_f[i] = (float)in[i];
     out[i] = out_f[i] = 12345.0f;
   }
-  bt_buffer in_buffer = bt_buffer_create(is_float ? (void *)in_f : (void *)in,
-                                         VALUES * size);
-  bt_buffer out_buffer = bt_buffer_create(
-      is_float ? (void *)out_f : (void *)out, VALUES * size);
-  mux_descriptor_info_t args[2] = {bt_buffer_arg(&out_buffer),
-                                   bt_buffer_arg(&in_buffer)};
-  bt_run(exe, name, args, 2, ITEMS, LOCAL);
-  bt_buffer_read(&out_buffer, is_float ? (void *)out_f : (void *)out);
+  run_in_out(exe, name, is_float ? (void *)in_f : (void *)in, VALUES * size,
+             is_float ? (void *)out_f : (void *)out, VALUES * size, ITEMS,
+             true);
   size_t wrong = 0;
   /* The last item is odd: it writes only its x. */
   for (size_t v = 0; v < VALUES; v++) {
@@ -265,8 +280,6 @@ static void check_vec3_math(const char *type, const char *function,
     }
   }
   CHECK(wrong == 0);
-  bt_buffer_destroy(&in_buffer);
-  bt_buffer_destroy(&out_buffer);
   bt_executable_destroy(exe);
 }
 
@@ -314,11 +327,7 @@ static void check_vload3_geometric(void) {
     LLVMDisposeMessage(text);
     LLVMDisposeModule(optimized);
     if (s == 0) { /* normalize: every element against the host */
-      bt_buffer a = bt_buffer_create(in, sizeof in);
-      bt_buffer r = bt_buffer_create(NULL, sizeof out);
-      mux_descriptor_info_t args[2] = {bt_buffer_arg(&a), bt_buffer_arg(&r)};
-      bt_run(exe, name, args, 2, ITEMS, LOCAL);
-      bt_buffer_read(&r, out);
+      run_in_out(exe, name, in, sizeof in, out, sizeof out, ITEMS, false);
       size_t wrong = 0;
       for (size_t i = 0; i < ITEMS; i++) {
         double x = in[3 * i], y = in[3 * i + 1], z = in[3 * i + 2];
@@ -332,8 +341,6 @@ static void check_vload3_geometric(void) {
         }
       }
       CHECK(wrong == 0);
-      bt_buffer_destroy(&a);
-      bt_buffer_destroy(&r);
     }
     bt_executable_destroy(exe);
   }
@@ -389,11 +396,7 @@ int main(void) {
     for (size_t i = 0; i < 4 * ITEMS; i++) {
       in4[i] = (float)(i % 160) - 80.0f + (float)(i % 7) * 0.125f;
     }
-    bt_buffer a = bt_buffer_create(in4, sizeof in4);
-    bt_buffer b = bt_buffer_create(NULL, sizeof out4);
-    mux_descriptor_info_t args[2] = {bt_buffer_arg(&a), bt_buffer_arg(&b)};
-    bt_run(exe, name4, args, 2, ITEMS, LOCAL);
-    bt_buffer_read(&b, out4);
+    run_in_out(exe, name4, in4, sizeof in4, out4, sizeof out4, ITEMS, false);
     size_t wrong = 0;
     for (size_t i = 0; i < 4 * ITEMS; i++) {
       double ref = exp((double)in4[i]) * sin((double)in4[i]);
@@ -403,8 +406,6 @@ int main(void) {
       }
     }
     CHECK(wrong == 0);
-    bt_buffer_destroy(&a);
-    bt_buffer_destroy(&b);
     bt_executable_destroy(exe);
   }
 
