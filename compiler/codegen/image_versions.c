@@ -42,8 +42,9 @@ unsigned cc_image_args(LLVMValueRef kernel, bool *is_image) {
         cc_function_metadata_operand(kernel, "kernel_arg_base_type", i);
     unsigned length = 0;
     const char *text = name ? LLVMGetMDString(name, &length) : NULL;
-    is_image[i] = text && cc_is_image_type(text, length);
-    found += is_image[i];
+    bool image = text && cc_is_image_type(text, length);
+    if (is_image) is_image[i] = image;
+    found += image;
   }
   return found;
 }

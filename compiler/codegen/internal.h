@@ -111,8 +111,8 @@ cc_status cc_scalarize_vector_types(LLVMModuleRef module, LLVMValueRef body,
 
 /* ---- Image-format versions (image_versions.c) ---- */
 
-/* Marks in is_image (one entry per parameter) the kernel's image
- * arguments; returns how many there are. */
+/* Marks in is_image (one entry per parameter; NULL to only count) the
+ * kernel's image arguments; returns how many there are. */
 unsigned cc_image_args(LLVMValueRef kernel, bool *is_image);
 
 /* In `module` (a copy of a kernel's source), makes every image view the

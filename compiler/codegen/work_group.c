@@ -282,9 +282,7 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   cc_strip_attributes(module);
   bool *by_pointer = calloc(info->arg_count + 1, sizeof *by_pointer);
   if (!by_pointer) return cc_fail(log, cc_error_out_of_memory, "no memory");
-  /* by_pointer's room serves first to find image arguments. */
-  bool reads_images = cc_image_args(kernel, by_pointer) > 0;
-  memset(by_pointer, 0, (info->arg_count + 1) * sizeof *by_pointer);
+  bool reads_images = cc_image_args(kernel, NULL) > 0;
   LLVMValueRef body = NULL;
   unsigned regions = 0;
   cc_status status = shape_body(module, kernel, info, by_pointer, local_size,
