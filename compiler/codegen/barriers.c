@@ -88,8 +88,15 @@ static void isolate_barriers(LLVMValueRef function, LLVMBuilderRef builder) {
   }
 }
 
+static bool is_lifetime_marker(LLVMValueRef inst) {
+  if (!LLVMIsACallInst(inst)) return false;
+  const char *name = cc_callee_name(inst);
+  return strncmp(name, "llvm.lifetime.", 14) == 0;
+}
+
 /* A scalar stack slot: only whole, non-volatile loads and stores of its
- * type touch it, so a copy of the value is the whole object. */
+ * type touch it (and lifetime markers, before they are dropped), so a copy
+ * of the value is the whole object. */
 bool cc_is_plain_slot(LLVMValueRef alloca) {
   LLVMTypeRef type = LLVMGetAllocatedType(alloca);
   LLVMTypeKind kind = LLVMGetTypeKind(type);
@@ -103,17 +110,11 @@ bool cc_is_plain_slot(LLVMValueRef alloca) {
           LLVMTypeOf(LLVMGetOperand(user, 0)) != type) {
         return false;
       }
-    } else {
+    } else if (!is_lifetime_marker(user)) {
       return false;
     }
   }
   return true;
-}
-
-static bool is_lifetime_marker(LLVMValueRef inst) {
-  if (!LLVMIsACallInst(inst)) return false;
-  const char *name = cc_callee_name(inst);
-  return strncmp(name, "llvm.lifetime.", 14) == 0;
 }
 
 typedef struct step_state {

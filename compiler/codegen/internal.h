@@ -58,6 +58,10 @@ void cc_lower_work_items(LLVMValueRef function, LLVMValueRef wg,
  * them), barriers or printf (records per group). */
 bool cc_observes_work_groups(LLVMValueRef function);
 
+/* Whether the work-item function `name` (mangled) gives every work-item
+ * of a group the same value: group ids, sizes, counts, offset, work_dim. */
+bool cc_is_group_uniform_query(const char *name);
+
 /* Builds the work-group function `symbol` around `body`, a function that
  * takes the kernel's arguments (by-value aggregates, where `by_pointer`,
  * as pointers into the argument block) then wg, local ids x, y, z and
@@ -187,11 +191,21 @@ long cc_keyed_find(const cc_keyed *table, size_t count, LLVMValueRef key);
  * loads and stores, can be) whose every store writes the same value in
  * every work-item and is reached by all work-items or none: no branch on
  * a value that differs between work-items (the ids are parameters
- * arg_count + 1 .. + 6) decides whether it runs. False if out of
+ * arg_count + 1 .. + 6, or calls of get_global_id and friends) decides,
+ * directly or through other branches, whether it runs. False if out of
  * memory. */
 bool cc_uniform_slots(LLVMValueRef function, unsigned arg_count,
                       const LLVMValueRef *slots, const bool *plain,
                       unsigned slot_count, bool *uniform);
+
+/* For a kernel's function (its parameters are its arguments) with no
+ * barrier yet: partial[b] for each block b in LLVMGetBasicBlocks order,
+ * whether some work-items of a group may run it and others not, as
+ * cc_uniform_slots decides it over all the function's allocas; uniform[a]
+ * for the allocas in the function's order (`slots`, slot_count of them).
+ * False if out of memory. */
+bool cc_partial_blocks(LLVMValueRef function, const LLVMValueRef *slots,
+                       unsigned slot_count, bool *uniform, bool *partial);
 
 /* A scalar stack slot: only whole, non-volatile loads and stores of its
  * type touch it. */

@@ -5,11 +5,13 @@
  * what depends on it stays scalar.
  *
  * A value is uniform when built without the work-item ids, memory other
- * than the work-group state, calls or other slots that are not uniform; a
- * slot is uniform when each of its stores writes a uniform value and no
- * branch on a non-uniform value decides whether the store runs (the store
- * is not control dependent on it: post-dominators). The slots start
- * uniform and lose it until nothing changes. */
+ * than the work-group state, calls (but the group's sizes and ids) or
+ * other slots that are not uniform; a block is partial when a branch on a
+ * non-uniform value, or any branch of a partial block, decides whether it
+ * runs (it is control dependent on that branch: post-dominators): then
+ * some work-items run it and others not. A slot is uniform when each of
+ * its stores writes a uniform value in a block that is not partial. The
+ * slots start uniform and lose it until nothing changes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +19,7 @@
 
 typedef struct uniformity {
   LLVMValueRef function;
-  unsigned arg_count;
+  unsigned arg_count, param_count;
   cc_keyed *slot_table;
   unsigned slot_count;
   bool *uniform; /* per slot */
@@ -40,7 +42,7 @@ static bool value_is_uniform(uniformity *u, LLVMValueRef value,
                              unsigned depth) {
   if (LLVMIsAConstant(value) || LLVMIsABasicBlock(value)) return true;
   if (LLVMIsAArgument(value)) {
-    for (unsigned d = 1; d <= 6; d++) {
+    for (unsigned d = 1; d <= 6 && u->arg_count + d < u->param_count; d++) {
       if (value == LLVMGetParam(u->function, u->arg_count + d)) return false;
     }
     return true;
@@ -49,9 +51,13 @@ static bool value_is_uniform(uniformity *u, LLVMValueRef value,
   size_t at = cache_slot(u, value);
   if (u->cache_keys[at]) return u->cache_values[at] == 1;
   bool result;
-  if (LLVMIsAAllocaInst(value) || LLVMIsACallInst(value) ||
-      LLVMIsAPHINode(value) || LLVMIsAAtomicRMWInst(value) ||
-      LLVMIsAAtomicCmpXchgInst(value)) {
+  if (LLVMIsACallInst(value)) {
+    /* A group query: uniform if its dimension is. */
+    result = cc_is_group_uniform_query(cc_callee_name(value)) &&
+             (LLVMGetNumArgOperands(value) == 0 ||
+              value_is_uniform(u, LLVMGetOperand(value, 0), depth + 1));
+  } else if (LLVMIsAAllocaInst(value) || LLVMIsAPHINode(value) ||
+             LLVMIsAAtomicRMWInst(value) || LLVMIsAAtomicCmpXchgInst(value)) {
     result = false;
   } else if (LLVMIsALoadInst(value)) {
     LLVMValueRef pointer = LLVMGetOperand(value, 0);
@@ -59,8 +65,9 @@ static bool value_is_uniform(uniformity *u, LLVMValueRef value,
     if (slot >= 0) {
       result = u->uniform[slot];
     } else {
-      result = !LLVMGetVolatile(value) &&
-               cc_points_into_wg(pointer, LLVMGetParam(u->function, u->arg_count)) &&
+      result = !LLVMGetVolatile(value) && u->arg_count < u->param_count &&
+               cc_points_into_wg(pointer,
+                                 LLVMGetParam(u->function, u->arg_count)) &&
                value_is_uniform(u, pointer, depth + 1);
     }
   } else {
@@ -140,9 +147,32 @@ static bool control_dependent(LLVMBasicBlockRef *blocks, const cc_keyed *table,
   return false;
 }
 
-bool cc_uniform_slots(LLVMValueRef function, unsigned arg_count,
-                      const LLVMValueRef *slots, const bool *plain,
-                      unsigned slot_count, bool *uniform) {
+/* Marks partial the blocks that a branch of a partial block or a branch on
+ * a non-uniform value (`divergent`) decides whether to run, until none is
+ * left. */
+static void mark_partial(LLVMBasicBlockRef *blocks, const cc_keyed *table,
+                         size_t count, size_t words, const uint64_t *pdom,
+                         const bool *divergent, bool *partial) {
+  memset(partial, 0, count * sizeof *partial);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t d = 0; d < count; d++) {
+      if (!divergent[d] && !partial[d]) continue;
+      for (size_t b = 0; b < count; b++) {
+        if (!partial[b] &&
+            control_dependent(blocks, table, count, words, pdom, b, d)) {
+          partial[b] = true;
+          changed = true;
+        }
+      }
+    }
+  }
+}
+
+/* cc_uniform_slots, and the partial blocks (per block, or NULL). */
+static bool analyze(LLVMValueRef function, unsigned arg_count,
+                    const LLVMValueRef *slots, const bool *plain,
+                    unsigned slot_count, bool *uniform, bool *partial_out) {
   size_t count = LLVMCountBasicBlocks(function), words = (count + 63) / 64;
   size_t instructions = 0;
   for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
@@ -152,16 +182,18 @@ bool cc_uniform_slots(LLVMValueRef function, unsigned arg_count,
       instructions++;
     }
   }
-  uniformity u = {function, arg_count, NULL, slot_count, uniform, NULL, NULL, 16};
+  uniformity u = {function, arg_count, LLVMCountParams(function), NULL,
+                  slot_count, uniform, NULL, NULL, 16};
   while (u.cache_size < 2 * instructions + 16) u.cache_size *= 2;
   LLVMBasicBlockRef *blocks = calloc(count + 1, sizeof *blocks);
   cc_keyed *table = calloc(count + 1, sizeof *table);
   uint64_t *pdom = calloc(count * words + 1, sizeof *pdom);
   bool *divergent = calloc(count + 1, sizeof *divergent);
+  bool *partial = calloc(count + 1, sizeof *partial);
   u.slot_table = calloc(slot_count + 1, sizeof *u.slot_table);
   u.cache_keys = calloc(u.cache_size, sizeof *u.cache_keys);
   u.cache_values = calloc(u.cache_size, sizeof *u.cache_values);
-  bool ok = blocks && table && pdom && divergent && u.slot_table &&
+  bool ok = blocks && table && pdom && divergent && partial && u.slot_table &&
             u.cache_keys && u.cache_values;
   if (ok) {
     LLVMGetBasicBlocks(function, blocks);
@@ -185,20 +217,17 @@ bool cc_uniform_slots(LLVMValueRef function, unsigned arg_count,
       LLVMValueRef condition = branch_condition(blocks[b]);
       divergent[b] = condition && !value_is_uniform(&u, condition, 0);
     }
+    mark_partial(blocks, table, count, words, pdom, divergent, partial);
     for (unsigned a = 0; a < slot_count; a++) {
       if (!uniform[a]) continue;
       for (LLVMUseRef use = LLVMGetFirstUse(slots[a]); use && uniform[a];
            use = LLVMGetNextUse(use)) {
         LLVMValueRef store = LLVMGetUser(use);
         if (!LLVMIsAStoreInst(store)) continue;
-        bool same = value_is_uniform(&u, LLVMGetOperand(store, 0), 0);
         long s = cc_keyed_find(
             table, count, LLVMBasicBlockAsValue(LLVMGetInstructionParent(store)));
-        for (size_t d = 0; same && s >= 0 && d < count; d++) {
-          same = !divergent[d] || !control_dependent(blocks, table, count,
-                                                     words, pdom, (size_t)s, d);
-        }
-        if (!same || s < 0) {
+        if (s < 0 || partial[s] ||
+            !value_is_uniform(&u, LLVMGetOperand(store, 0), 0)) {
           uniform[a] = false;
           changed = true;
         }
@@ -206,12 +235,33 @@ bool cc_uniform_slots(LLVMValueRef function, unsigned arg_count,
     }
   }
   if (!ok) memset(uniform, 0, slot_count * sizeof *uniform);
+  if (ok && partial_out) memcpy(partial_out, partial, count * sizeof *partial);
   free(blocks);
   free(table);
   free(pdom);
   free(divergent);
+  free(partial);
   free(u.slot_table);
   free(u.cache_keys);
   free(u.cache_values);
+  return ok;
+}
+
+bool cc_uniform_slots(LLVMValueRef function, unsigned arg_count,
+                      const LLVMValueRef *slots, const bool *plain,
+                      unsigned slot_count, bool *uniform) {
+  return analyze(function, arg_count, slots, plain, slot_count, uniform, NULL);
+}
+
+bool cc_partial_blocks(LLVMValueRef function, const LLVMValueRef *slots,
+                       unsigned slot_count, bool *uniform, bool *partial) {
+  bool *plain = calloc(slot_count + 1, sizeof *plain);
+  if (!plain) return false;
+  for (unsigned a = 0; a < slot_count; a++) {
+    plain[a] = cc_is_plain_slot(slots[a]);
+  }
+  bool ok = analyze(function, LLVMCountParams(function), slots, plain,
+                    slot_count, uniform, partial);
+  free(plain);
   return ok;
 }

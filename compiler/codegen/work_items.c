@@ -49,6 +49,20 @@ static work_item_query query_of(LLVMValueRef inst) {
   return query_named(cc_callee_name(inst));
 }
 
+bool cc_is_group_uniform_query(const char *name) {
+  switch (query_named(name)) {
+    case query_group_id:
+    case query_global_size:
+    case query_local_size:
+    case query_num_groups:
+    case query_global_offset:
+    case query_work_dim:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool cc_observes_work_groups(LLVMValueRef function) {
   for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
        block = LLVMGetNextBasicBlock(block)) {
