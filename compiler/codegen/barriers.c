@@ -488,6 +488,7 @@ cc_status cc_build_step_function(LLVMModuleRef module, LLVMValueRef function,
   isolate_barriers(function, s.builder);
   status = cc_run_passes(module, "function(reg2mem)", log);
   if (status == cc_success) {
+    cc_split_vector_slots(function, s.builder);
     status = collect(&s);
     if (status == cc_success) {
       status = choose_scratch_slots(&s, arg_count);

@@ -178,6 +178,17 @@ cc_status cc_build_step_function(LLVMModuleRef module, LLVMValueRef function,
                                  uint64_t *scratch_size,
                                  uint64_t *flags_offset, cc_log *log);
 
+/* Splits the plain vector-typed stack slots in `function`'s entry into
+ * one slot per element (vector_slots.c). */
+void cc_split_vector_slots(LLVMValueRef function, LLVMBuilderRef builder);
+
+/* Puts a barrier at the top of each innermost loop of `kernel` (no
+ * barriers of its own) that every work-item of a group runs equally often
+ * and whose bound comes from the arguments, when local_size[0] spans
+ * vectors (loop_barriers.c). Returns how many it put. */
+unsigned cc_add_loop_barriers(LLVMModuleRef module, LLVMValueRef kernel,
+                              const uint32_t local_size[3]);
+
 /* A value (a block as a value, an alloca) and its index, in tables sorted
  * by cc_keyed_sort for cc_keyed_find (the index, or -1). */
 typedef struct cc_keyed {

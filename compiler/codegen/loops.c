@@ -26,10 +26,26 @@ static const char loop_template[] =
     "!2 = !{!\"llvm.loop.parallel_accesses\", !3}\n"
     "!3 = distinct !{}\n";
 
+/* The same for a short region loop, not to be unrolled: a region is
+ * often small (one iteration of a kernel's loop, loop_barriers.c), and
+ * over a few work-items the full unroller would get to it before the
+ * vectorizer and leave a row of scalar copies. */
+static const char region_loop_template[] =
+    "define void @t() {\nentry:\n  br label %l\nl:\n"
+    "  br label %l, !llvm.loop !0\n}\n"
+    "!0 = distinct !{!0, !1, !2, !4}\n"
+    "!1 = !{!\"llvm.loop.vectorize.enable\", i1 true}\n"
+    "!2 = !{!\"llvm.loop.parallel_accesses\", !3}\n"
+    "!3 = distinct !{}\n"
+    "!4 = !{!\"llvm.loop.unroll.disable\"}\n";
+
+/* Region loops up to this many work-items in x are kept rolled. */
+#define SHORT_REGION_LOOP 32
+
 /* A fresh loop ID and its access group, as values. */
-static void loop_metadata(LLVMContextRef context, LLVMValueRef *loop_id,
-                          LLVMValueRef *access_group) {
-  const char *text = loop_template;
+static void loop_metadata(LLVMContextRef context, bool region,
+                          LLVMValueRef *loop_id, LLVMValueRef *access_group) {
+  const char *text = region ? region_loop_template : loop_template;
   LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(
       text, strlen(text), "loop_template");
   LLVMModuleRef module = NULL;
@@ -43,7 +59,7 @@ static void loop_metadata(LLVMContextRef context, LLVMValueRef *loop_id,
   LLVMValueRef branch = LLVMGetLastInstruction(LLVMGetLastBasicBlock(t));
   *loop_id = LLVMGetMetadata(branch,
                              LLVMGetMDKindIDInContext(context, "llvm.loop", 9));
-  LLVMValueRef operands[3];
+  LLVMValueRef operands[4];
   LLVMGetMDNodeOperands(*loop_id, operands);
   LLVMValueRef pair[2];
   LLVMGetMDNodeOperands(operands[2], pair);
@@ -136,7 +152,13 @@ static LLVMBasicBlockRef build_nest(nest_context *n, LLVMValueRef region,
   /* Not parallel: no forcing either; the cost model and runtime alias
    * checks decide, and a forced loop that cannot be widened would only
    * warn on stderr. */
-  if (n->parallel) loop_metadata(context, &loop_id, &access_group);
+  if (n->parallel) {
+    /* Only short loops of known length are unrolled in full. */
+    bool short_region =
+        region && LLVMIsAConstantInt(n->size[0]) &&
+        LLVMConstIntGetZExtValue(n->size[0]) <= SHORT_REGION_LOOP;
+    loop_metadata(context, short_region, &loop_id, &access_group);
+  }
   if (access_group) {
     unsigned kind = LLVMGetMDKindIDInContext(context, "llvm.access.group", 17);
     LLVMSetMetadata(call, kind, access_group);

@@ -237,6 +237,7 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
   }
   result->local_memory = layout.size;
   cc_status status = inline_helpers(module, kernel, log);
+  if (status == cc_success) cc_add_loop_barriers(module, kernel, local_size);
   bool stepped = status == cc_success && cc_has_barrier(kernel);
   result->merges_groups = status == cc_success && layout.size == 0 &&
                           !has_local_pointer_arg(info) &&

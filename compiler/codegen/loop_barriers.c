@@ -1,0 +1,307 @@
+/* clmux compiler — code generation: a loop that every work-item of a group
+ * runs the same number of times (its exits test values the same in every
+ * work-item, uniformity.c) and whose bound comes from the kernel's
+ * arguments gets a barrier at the top of its header. The kernel then
+ * becomes a step function (barriers.c) whose region loops run one
+ * iteration of that loop for every work-item: the work-item loop moves
+ * inside the kernel's loop, where the vectorizer can widen it (an
+ * all-pairs N-body's loop over bodies, a matrix product's loop over k);
+ * left outside, the vectorizer sees a loop nest whose inner loop it will
+ * not widen across work-items. Running the work-items in step is one of
+ * the orders OpenCL allows, so the kernel means the same.
+ *
+ * Only innermost loops, in kernels without barriers of their own, with a
+ * local size known to span vectors in x: for a few work-items per group
+ * the copies of live values at each iteration cost more than they give. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Below this many work-items in x the region loops hardly vectorize. */
+#define MIN_LOCAL_X 8
+
+typedef struct cfg {
+  LLVMBasicBlockRef *blocks;
+  size_t count;
+  cc_keyed *table;
+  unsigned *pred_start, *preds; /* predecessors, compressed rows */
+} cfg;
+
+static long index_of(const cfg *g, LLVMBasicBlockRef block) {
+  return cc_keyed_find(g->table, g->count, LLVMBasicBlockAsValue(block));
+}
+
+static unsigned successor_count(LLVMBasicBlockRef block) {
+  LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
+  return terminator ? LLVMGetNumSuccessors(terminator) : 0;
+}
+
+static long successor(const cfg *g, size_t b, unsigned s) {
+  return index_of(g, LLVMGetSuccessor(
+                         LLVMGetBasicBlockTerminator(g->blocks[b]), s));
+}
+
+static void cfg_free(cfg *g) {
+  free(g->blocks);
+  free(g->table);
+  free(g->pred_start);
+  free(g->preds);
+}
+
+static bool cfg_build(LLVMValueRef function, cfg *g) {
+  memset(g, 0, sizeof *g);
+  g->count = LLVMCountBasicBlocks(function);
+  size_t edges = 0;
+  g->blocks = calloc(g->count + 1, sizeof *g->blocks);
+  g->table = calloc(g->count + 1, sizeof *g->table);
+  g->pred_start = calloc(g->count + 2, sizeof *g->pred_start);
+  if (!g->blocks || !g->table || !g->pred_start) return false;
+  LLVMGetBasicBlocks(function, g->blocks);
+  for (size_t b = 0; b < g->count; b++) {
+    g->table[b] = (cc_keyed){LLVMBasicBlockAsValue(g->blocks[b]), (unsigned)b};
+    edges += successor_count(g->blocks[b]);
+  }
+  cc_keyed_sort(g->table, g->count);
+  g->preds = calloc(edges + 1, sizeof *g->preds);
+  if (!g->preds) return false;
+  for (size_t b = 0; b < g->count; b++) {
+    for (unsigned s = 0; s < successor_count(g->blocks[b]); s++) {
+      long to = successor(g, b, s);
+      if (to >= 0) g->pred_start[to + 2]++;
+    }
+  }
+  for (size_t b = 0; b < g->count; b++) {
+    g->pred_start[b + 2] += g->pred_start[b + 1];
+  }
+  for (size_t b = 0; b < g->count; b++) {
+    for (unsigned s = 0; s < successor_count(g->blocks[b]); s++) {
+      long to = successor(g, b, s);
+      if (to >= 0) g->preds[g->pred_start[to + 1]++] = (unsigned)b;
+    }
+  }
+  return true; /* block b's predecessors: preds[pred_start[b] ..
+                  pred_start[b + 1]) */
+}
+
+/* Depth-first from the entry: back[b] when an edge into b comes from a
+ * block still on the search's stack (a loop header). */
+static bool find_headers(const cfg *g, bool *header) {
+  unsigned char *state = calloc(g->count + 1, 1); /* 0 new, 1 open, 2 done */
+  size_t *stack = calloc(g->count + 1, sizeof *stack);
+  unsigned *next = calloc(g->count + 1, sizeof *next);
+  bool ok = state && stack && next;
+  size_t depth = 0;
+  if (ok && g->count) {
+    stack[depth++] = 0;
+    state[0] = 1;
+  }
+  while (ok && depth) {
+    size_t b = stack[depth - 1];
+    if (next[b] == successor_count(g->blocks[b])) {
+      state[b] = 2;
+      depth--;
+      continue;
+    }
+    long to = successor(g, b, next[b]++);
+    if (to < 0) continue;
+    if (state[to] == 1) header[to] = true;
+    if (state[to] == 0) {
+      state[to] = 1;
+      stack[depth++] = (size_t)to;
+    }
+  }
+  free(state);
+  free(stack);
+  free(next);
+  return ok;
+}
+
+/* outside[b]: block b is reached from the entry without passing through
+ * `header`. */
+static void reach_around(const cfg *g, size_t header, bool *outside,
+                         unsigned *work) {
+  memset(outside, 0, g->count * sizeof *outside);
+  if (header == 0) return;
+  size_t top = 0;
+  outside[0] = true;
+  work[top++] = 0;
+  while (top) {
+    unsigned b = work[--top];
+    for (unsigned s = 0; s < successor_count(g->blocks[b]); s++) {
+      long to = successor(g, b, s);
+      if (to >= 0 && (size_t)to != header && !outside[to]) {
+        outside[to] = true;
+        work[top++] = (unsigned)to;
+      }
+    }
+  }
+}
+
+/* The loop at `header`: the blocks that reach one of its latches (the
+ * predecessors the header dominates) without passing through it. False
+ * if the loop has another way in than its header. */
+static bool loop_blocks(const cfg *g, size_t header, const bool *outside,
+                        bool *in_loop, unsigned *work) {
+  memset(in_loop, 0, g->count * sizeof *in_loop);
+  in_loop[header] = true;
+  size_t top = 0;
+  for (unsigned p = g->pred_start[header]; p < g->pred_start[header + 1];
+       p++) {
+    unsigned latch = g->preds[p];
+    if (!outside[latch] && !in_loop[latch]) {
+      in_loop[latch] = true;
+      work[top++] = latch;
+    }
+  }
+  while (top) {
+    unsigned b = work[--top];
+    for (unsigned p = g->pred_start[b]; p < g->pred_start[b + 1]; p++) {
+      unsigned from = g->preds[p];
+      if (!in_loop[from]) {
+        in_loop[from] = true;
+        work[top++] = from;
+      }
+    }
+  }
+  for (size_t b = 0; b < g->count; b++) {
+    if (in_loop[b] && outside[b]) return false;
+  }
+  return true;
+}
+
+/* Whether `value` is computed from a kernel argument or a group query
+ * (through stack slots), not from constants alone: a loop bounded by
+ * constants is left to the unroller. */
+static bool from_arguments(LLVMValueRef value, unsigned depth) {
+  if (depth > 16) return false;
+  if (LLVMIsAArgument(value)) return true;
+  if (!LLVMIsAInstruction(value)) return false;
+  if (LLVMIsACallInst(value)) {
+    return cc_is_group_uniform_query(cc_callee_name(value));
+  }
+  if (LLVMIsALoadInst(value)) {
+    LLVMValueRef slot = LLVMGetOperand(value, 0);
+    if (!LLVMIsAAllocaInst(slot)) return false;
+    for (LLVMUseRef use = LLVMGetFirstUse(slot); use; use = LLVMGetNextUse(use)) {
+      LLVMValueRef store = LLVMGetUser(use);
+      if (LLVMIsAStoreInst(store) && LLVMGetOperand(store, 1) == slot &&
+          from_arguments(LLVMGetOperand(store, 0), depth + 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+  int count = LLVMGetNumOperands(value);
+  for (int i = 0; i < count; i++) {
+    if (from_arguments(LLVMGetOperand(value, (unsigned)i), depth + 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Whether one of the loop's exits tests a value from the arguments. */
+static bool bounded_by_arguments(const cfg *g, const bool *in_loop) {
+  for (size_t b = 0; b < g->count; b++) {
+    if (!in_loop[b]) continue;
+    LLVMValueRef terminator = LLVMGetBasicBlockTerminator(g->blocks[b]);
+    if (!terminator || !LLVMIsABranchInst(terminator) ||
+        !LLVMIsConditional(terminator)) {
+      continue;
+    }
+    bool exits = false;
+    for (unsigned s = 0; s < 2; s++) {
+      long to = successor(g, b, s);
+      exits |= to < 0 || !in_loop[to];
+    }
+    if (exits && from_arguments(LLVMGetCondition(terminator), 0)) return true;
+  }
+  return false;
+}
+
+/* Whether the loop holds the header of another loop. */
+static bool has_inner_loop(const cfg *g, size_t header, const bool *in_loop,
+                           const bool *is_header) {
+  for (size_t b = 0; b < g->count; b++) {
+    if (b != header && in_loop[b] && is_header[b]) return true;
+  }
+  return false;
+}
+
+static void insert_barrier(LLVMModuleRef module, LLVMBasicBlockRef header) {
+  LLVMContextRef context = LLVMGetModuleContext(module);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+  LLVMTypeRef type =
+      LLVMFunctionType(LLVMVoidTypeInContext(context), &i32, 1, 0);
+  LLVMValueRef barrier = LLVMGetNamedFunction(module, "_Z7barrierj");
+  if (!barrier) barrier = LLVMAddFunction(module, "_Z7barrierj", type);
+  LLVMValueRef first = LLVMGetFirstInstruction(header);
+  while (first && LLVMIsAPHINode(first)) first = LLVMGetNextInstruction(first);
+  LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
+  LLVMPositionBuilderBefore(builder, first);
+  LLVMValueRef flags = LLVMConstInt(i32, 0, 0); /* no memory fence */
+  LLVMBuildCall2(builder, type, barrier, &flags, 1, "");
+  LLVMDisposeBuilder(builder);
+}
+
+static unsigned collect_slots(LLVMValueRef function, LLVMValueRef *slots) {
+  unsigned count = 0;
+  for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+       block = LLVMGetNextBasicBlock(block)) {
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+         inst = LLVMGetNextInstruction(inst)) {
+      if (LLVMIsAAllocaInst(inst)) {
+        if (slots) slots[count] = inst;
+        count++;
+      }
+    }
+  }
+  return count;
+}
+
+unsigned cc_add_loop_barriers(LLVMModuleRef module, LLVMValueRef kernel,
+                              const uint32_t local_size[3]) {
+  if (local_size[0] < MIN_LOCAL_X || cc_has_barrier(kernel)) return 0;
+  cfg g;
+  unsigned slot_count = collect_slots(kernel, NULL), added = 0;
+  LLVMValueRef *slots = calloc(slot_count + 1, sizeof *slots);
+  bool *uniform = calloc(slot_count + 1, sizeof *uniform);
+  bool ok = cfg_build(kernel, &g) && slots && uniform;
+  size_t count = g.count;
+  bool *partial = calloc(count + 1, sizeof *partial);
+  bool *is_header = calloc(count + 1, sizeof *is_header);
+  bool *in_loop = calloc(count + 1, sizeof *in_loop);
+  bool *outside = calloc(count + 1, sizeof *outside);
+  bool *chosen = calloc(count + 1, sizeof *chosen);
+  unsigned *work = calloc(count + 1, sizeof *work);
+  ok = ok && partial && is_header && in_loop && outside && chosen && work;
+  if (ok) {
+    collect_slots(kernel, slots);
+    ok = cc_partial_blocks(kernel, slots, slot_count, uniform, partial) &&
+         find_headers(&g, is_header);
+  }
+  for (size_t h = 0; ok && h < count; h++) {
+    if (!is_header[h] || partial[h]) continue;
+    reach_around(&g, h, outside, work);
+    chosen[h] = loop_blocks(&g, h, outside, in_loop, work) &&
+                !has_inner_loop(&g, h, in_loop, is_header) &&
+                bounded_by_arguments(&g, in_loop);
+  }
+  /* Inserting changes no block list: the barriers go in at the end. */
+  for (size_t h = 0; ok && h < count; h++) {
+    if (!chosen[h]) continue;
+    insert_barrier(module, g.blocks[h]);
+    added++;
+  }
+  cfg_free(&g);
+  free(slots);
+  free(uniform);
+  free(partial);
+  free(is_header);
+  free(in_loop);
+  free(outside);
+  free(chosen);
+  free(work);
+  return added;
+}

@@ -1,0 +1,280 @@
+/* Kernels with loops bounded by their arguments (kernels/loops.cl, bitcode
+ * path in argv), built by cc_codegen_build for local sizes wide enough to
+ * run such loops in step across the work-items (16, 64, 16x4), too narrow
+ * (4) and generic (0), run through Mux against host references: loops
+ * that only some work-items reach (after a divergent return, under a
+ * uniform test inside a divergent one) must be left alone, the others
+ * must still give every work-item its own result (divergent continue,
+ * uniform break, private arrays, nested loops). The loop over
+ * points of `pairs` and the one over k of `matmul_naive` must run on
+ * whole vectors of floats at the specialized sizes: left to the loop
+ * vectorizer, a loop inside the work-item loop stays scalar.
+ * Set CLMUX_CODEGEN_DUMP=1 to print the IR. */
+#include <math.h>
+#include <stdbool.h>
+
+#include "binary_format.h"
+#include "codegen_test.h"
+
+static cc_target *target;
+static LLVMModuleRef module;
+
+/* Kernel `name` built for `local` (all 0: generic), or NULL (reported);
+ * *ir gets the optimized IR when ir is not NULL. */
+static mux_executable_t build(const char *name, const uint32_t local[3],
+                              char **ir) {
+  cc_kernel_request request = {name, {local[0], local[1], local[2]}};
+  uint8_t *binary = NULL;
+  size_t size = 0;
+  LLVMModuleRef built = NULL;
+  cc_log log = {""};
+  cc_status status = cc_codegen_build(target, module, &request, 1, &binary,
+                                      &size, &built, &log);
+  CHECK_INT(cc_success, status);
+  if (status != cc_success) {
+    fprintf(stderr, "%s: %s\n", name, log.text);
+    return NULL;
+  }
+  if (ir) *ir = LLVMPrintModuleToString(built);
+  if (ir && getenv("CLMUX_CODEGEN_DUMP")) fputs(*ir, stdout);
+  LLVMDisposeModule(built);
+  mux_executable_t executable = NULL;
+  mux_result_t result = muxCreateExecutable(device, binary, size,
+                                            mux_test_allocator, &executable);
+  CHECK_SUCCESS(result);
+  if (result != mux_success) fprintf(stderr, "  (kernel %s)\n", name);
+  free(binary);
+  return result == mux_success ? executable : NULL;
+}
+
+/* Runs kernel `name` built for `local` over `global` items with `args`;
+ * the local size it runs at is `local`, or 16x1x1 for generic code. */
+static bool run(const char *name, const uint32_t local[3], int dims,
+                const size_t global[2], mux_descriptor_info_t *args,
+                unsigned arg_count, char **ir) {
+  mux_executable_t executable = build(name, local, ir);
+  if (!executable) return false;
+  mux_kernel_t kernel = create_kernel(executable, name);
+  size_t sizes[3] = {local[0] ? local[0] : 16, local[1] ? local[1] : 1, 1};
+  size_t offset[2] = {0, 0};
+  mux_result_t result =
+      run_ndrange(kernel, args, arg_count, (size_t)dims, global, offset, sizes);
+  CHECK_SUCCESS(result);
+  muxDestroyKernel(device, kernel, mux_test_allocator);
+  muxDestroyExecutable(device, executable, mux_test_allocator);
+  return result == mux_success;
+}
+
+static void report(const char *name, const uint32_t local[3], int wrong) {
+  if (wrong) {
+    fprintf(stderr, "%s, local %ux%ux%u: %d wrong\n", name, local[0],
+            local[1], local[2], wrong);
+  }
+  CHECK_INT(0, wrong);
+}
+
+/* Lines of `ir` that hold both `a` and `b`. */
+static int lines_with(const char *ir, const char *a, const char *b) {
+  int count = 0;
+  for (const char *line = ir; line && *line;) {
+    const char *end = strchr(line, '\n');
+    size_t length = end ? (size_t)(end - line) : strlen(line);
+    const char *found_a = strstr(line, a), *found_b = strstr(line, b);
+    count += found_a && found_b && found_a < line + length &&
+             found_b < line + length;
+    line = end ? end + 1 : NULL;
+  }
+  return count;
+}
+
+enum { items = 256, points = 256 };
+
+static const uint32_t sizes_1d[][3] = {
+    {16, 1, 1}, {64, 1, 1}, {4, 1, 1}, {0, 0, 0}};
+#define SIZE_COUNT (sizeof sizes_1d / sizeof sizes_1d[0])
+
+static bool close_to(float got, double want) {
+  return fabs(got - want) <= 1e-4 * (fabs(want) + 1.0);
+}
+
+static void test_pairs(unsigned lanes) {
+  static float pos[points], out[points];
+  for (int i = 0; i < points; i++) pos[i] = (float)((i * 37) % 101) / 7.0f;
+  host_buffer bpos = host_buffer_create(pos, sizeof pos);
+  host_buffer bout = host_buffer_create(NULL, sizeof out);
+  int32_t n = points;
+  char vector_div[32];
+  snprintf(vector_div, sizeof vector_div, "<%u x float>", lanes);
+  for (size_t s = 0; s < SIZE_COUNT; s++) {
+    mux_descriptor_info_t args[3] = {buffer_arg(&bpos), buffer_arg(&bout),
+                                     value_arg(&n, 4)};
+    size_t global[2] = {points, 1};
+    char *ir = NULL;
+    if (!run("pairs", sizes_1d[s], 1, global, args, 3, &ir)) continue;
+    host_buffer_read(&bout, out);
+    int wrong = 0;
+    for (int i = 0; i < points; i++) {
+      double a = 0.0;
+      for (int j = 0; j < points; j++) {
+        double d = (double)pos[j] - pos[i];
+        a += d / (d * d + 0.5);
+      }
+      wrong += !close_to(out[i], a);
+    }
+    report("pairs", sizes_1d[s], wrong);
+    if (sizes_1d[s][0] >= 16) {
+      int divisions = lines_with(ir, "fdiv", vector_div);
+      if (!divisions) {
+        fprintf(stderr, "pairs, local %u: no fdiv on %s\n", sizes_1d[s][0],
+                vector_div);
+      }
+      CHECK(divisions > 0);
+    }
+    LLVMDisposeMessage(ir);
+  }
+  host_buffer_destroy(&bpos);
+  host_buffer_destroy(&bout);
+}
+
+static void test_matmul_naive(unsigned lanes) {
+  enum { n = 64 };
+  static float a[n * n], b[n * n], c[n * n];
+  for (int i = 0; i < n * n; i++) {
+    a[i] = (float)((i * 13) % 17) - 8.0f;
+    b[i] = (float)((i * 7) % 11) * 0.5f;
+  }
+  host_buffer ba = host_buffer_create(a, sizeof a);
+  host_buffer bb = host_buffer_create(b, sizeof b);
+  host_buffer bc = host_buffer_create(NULL, sizeof c);
+  int32_t size = n;
+  char fma[64];
+  snprintf(fma, sizeof fma, "@llvm.fmuladd.v%uf32(", lanes);
+  const uint32_t locals[][3] = {{16, 4, 1}, {64, 1, 1}, {4, 4, 1}, {0, 0, 0}};
+  for (size_t s = 0; s < sizeof locals / sizeof locals[0]; s++) {
+    mux_descriptor_info_t args[4] = {buffer_arg(&ba), buffer_arg(&bb),
+                                     buffer_arg(&bc), value_arg(&size, 4)};
+    size_t global[2] = {n, n};
+    char *ir = NULL;
+    if (!run("matmul_naive", locals[s], 2, global, args, 4, &ir)) continue;
+    host_buffer_read(&bc, c);
+    int wrong = 0;
+    for (int row = 0; row < n; row++) {
+      for (int col = 0; col < n; col++) {
+        double sum = 0.0;
+        for (int k = 0; k < n; k++) sum += (double)a[row * n + k] * b[k * n + col];
+        wrong += !close_to(c[row * n + col], sum);
+      }
+    }
+    report("matmul_naive", locals[s], wrong);
+    if (locals[s][0] >= 16) {
+      int fmas = lines_with(ir, "call", fma);
+      if (!fmas) fprintf(stderr, "matmul_naive: no %s\n", fma);
+      CHECK(fmas > 0);
+    }
+    LLVMDisposeMessage(ir);
+  }
+  host_buffer_destroy(&ba);
+  host_buffer_destroy(&bb);
+  host_buffer_destroy(&bc);
+}
+
+static int int_loops_reference(const int32_t *in, int n, int stop, int i,
+                               int group) {
+  int acc = 0;
+  for (int j = 0; j < n; j++) acc += in[j] * (i + 1) + (in[(i + j) % n] & 3);
+  if (i & 1) {
+    for (int j = 0; j < n; j++) acc ^= in[j];
+  }
+  for (int j = 0; j < n; j++) {
+    if (in[j] == i) continue;
+    acc -= 1;
+  }
+  for (int j = 0; j < n; j++) {
+    if (j == stop) break;
+    acc += j * i;
+  }
+  int k = 0;
+  while (k < n + group) acc += k++ & i;
+  int hist[4] = {0, 0, 0, 0};
+  for (int j = 0; j < n; j++) hist[in[j] & 3] += i + j;
+  return acc + hist[0] - hist[1] + hist[2] * 3 - hist[3];
+}
+
+/* Runs one of the int kernels taking (out, in, n, extra) over `items`. */
+static void run_int_kernel(const char *name, int32_t n, int32_t extra,
+                           int (*reference)(const int32_t *, int, int, int,
+                                            int)) {
+  static int32_t in[items], out[items];
+  for (int i = 0; i < items; i++) in[i] = (i * 29) % 67;
+  host_buffer bin = host_buffer_create(in, sizeof in);
+  host_buffer bout = host_buffer_create(NULL, sizeof out);
+  for (size_t s = 0; s < SIZE_COUNT; s++) {
+    mux_descriptor_info_t args[4] = {buffer_arg(&bout), buffer_arg(&bin),
+                                     value_arg(&n, 4), value_arg(&extra, 4)};
+    size_t global[2] = {items, 1};
+    if (!run(name, sizes_1d[s], 1, global, args, 4, NULL)) continue;
+    host_buffer_read(&bout, out);
+    int local = sizes_1d[s][0] ? (int)sizes_1d[s][0] : 16, wrong = 0;
+    for (int i = 0; i < items; i++) {
+      wrong += out[i] != reference(in, n, extra, i, i / local);
+    }
+    report(name, sizes_1d[s], wrong);
+  }
+  host_buffer_destroy(&bin);
+  host_buffer_destroy(&bout);
+}
+
+static int early_exit_reference(const int32_t *in, int n, int limit, int i,
+                                int group) {
+  (void)group;
+  if (i >= limit) return -1;
+  int acc = 0;
+  for (int j = 0; j < n; j++) acc += in[j] ^ i;
+  return acc;
+}
+
+static int guarded_reference(const int32_t *in, int n, int limit, int i,
+                             int group) {
+  (void)group;
+  int acc = 1;
+  if (in[i] < limit && n > 3) {
+    for (int j = 0; j < n; j++) acc += in[j] * i;
+  }
+  return acc;
+}
+
+static int window_reference(const int32_t *in, int n, int r, int i,
+                            int group) {
+  (void)group;
+  int acc = 0;
+  for (int y = 0; y < r; y++) {
+    for (int x = 0; x < r; x++) acc += in[(i + y * r + x) % n] * (x + 1);
+    acc ^= y;
+  }
+  return acc;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s loops.bc\n", argv[0]);
+    return 1;
+  }
+  codegen_test_start();
+  cc_log log = {""};
+  REQUIRE(cc_target_create_host(&target, &log) == cc_success);
+  unsigned lanes = cc_target_vector_bits(target) / 32;
+  LLVMContextRef context = LLVMContextCreate();
+  module = load_bitcode(context, argv[1]);
+  test_pairs(lanes);
+  test_matmul_naive(lanes);
+  run_int_kernel("int_loops", 40, 17, int_loops_reference);
+  run_int_kernel("int_loops", 40, 100, int_loops_reference);
+  run_int_kernel("early_exit", 40, 100, early_exit_reference);
+  run_int_kernel("guarded", 40, 30, guarded_reference);
+  run_int_kernel("guarded", 3, 30, guarded_reference);
+  run_int_kernel("window", 60, 5, window_reference);
+  LLVMDisposeModule(module);
+  LLVMContextDispose(context);
+  cc_target_destroy(target);
+  return codegen_test_finish();
+}

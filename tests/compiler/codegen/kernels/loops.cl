@@ -1,0 +1,83 @@
+/* Loops with bounds from the arguments, some run equally often by every
+ * work-item (the code generator then runs them in step across the
+ * work-items, loop_barriers.c) and some not (left as they are). */
+
+/* Forces between points on a line: the loop over all points. */
+kernel void pairs(global const float *pos, global float *out, int n) {
+  int i = get_global_id(0);
+  float p = pos[i], a = 0.0f;
+  for (int j = 0; j < n; j++) {
+    float d = pos[j] - p;
+    a += d / (d * d + 0.5f);
+  }
+  out[i] = a;
+}
+
+/* The textbook matrix product: one dot product per work-item. */
+kernel void matmul_naive(global const float *a, global const float *b,
+                         global float *c, int n) {
+  int col = get_global_id(0), row = get_global_id(1);
+  float sum = 0.0f;
+  for (int k = 0; k < n; k++) sum += a[row * n + k] * b[k * n + col];
+  c[row * n + col] = sum;
+}
+
+kernel void int_loops(global int *out, global const int *in, int n,
+                      int stop) {
+  int i = get_global_id(0);
+  int acc = 0;
+  for (int j = 0; j < n; j++) acc += in[j] * (i + 1) + (in[(i + j) % n] & 3);
+  if (i & 1) { /* some work-items only */
+    for (int j = 0; j < n; j++) acc ^= in[j];
+  }
+  for (int j = 0; j < n; j++) { /* a continue that differs per item */
+    if (in[j] == i) continue;
+    acc -= 1;
+  }
+  for (int j = 0; j < n; j++) { /* a break at the same j for all */
+    if (j == stop) break;
+    acc += j * i;
+  }
+  int k = 0;
+  while (k < n + (int)get_group_id(0)) acc += k++ & i;
+  int hist[4] = {0, 0, 0, 0};
+  for (int j = 0; j < n; j++) hist[in[j] & 3] += i + j;
+  out[i] = acc + hist[0] - hist[1] + hist[2] * 3 - hist[3];
+}
+
+/* The loop after a return only some work-items take. */
+kernel void early_exit(global int *out, global const int *in, int n,
+                       int limit) {
+  int i = get_global_id(0);
+  out[i] = -1;
+  if (i >= limit) return;
+  int acc = 0;
+  for (int j = 0; j < n; j++) acc += in[j] ^ i;
+  out[i] = acc;
+}
+
+/* A loop under a uniform test inside a divergent one: only the first
+ * items reach it. */
+kernel void guarded(global int *out, global const int *in, int n,
+                    int limit) {
+  int i = get_global_id(0);
+  int acc = 1;
+  if (in[i] < limit) {
+    out[i] = 0;
+    if (n > 3) {
+      for (int j = 0; j < n; j++) acc += in[j] * i;
+    }
+  }
+  out[i] = acc;
+}
+
+/* Two loops over a square window: the inner one runs in step. */
+kernel void window(global int *out, global const int *in, int n, int r) {
+  int i = get_global_id(0);
+  int acc = 0;
+  for (int y = 0; y < r; y++) {
+    for (int x = 0; x < r; x++) acc += in[(i + y * r + x) % n] * (x + 1);
+    acc ^= y;
+  }
+  out[i] = acc;
+}
