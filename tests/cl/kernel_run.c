@@ -491,6 +491,76 @@ static void test_division(void) {
 
 /* __local objects whose addresses are only compared, never accessed (a
  * constant expression chain in Clang's IR), still get their place. */
+/* A loop over all bodies with an atomic in it, bounded by an argument: at
+ * local sizes of 8 and more the compiler runs it in step across the
+ * work-items (loop_barriers.c); every item must still get its own sum
+ * and every atomic must count. */
+static void test_uniform_loops(void) {
+  static const char text[] =
+      "kernel void forces(global int *counters, global float4 *acc,\n"
+      "                   global const float4 *pos, int n) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  float4 p = pos[i];\n"
+      "  float3 a = 0.0f;\n"
+      "  for (int j = 0; j < n; j++) {\n"
+      "    atomic_inc(&counters[j & 7]);\n"
+      "    float3 d = pos[j].xyz - p.xyz;\n"
+      "    a += d * (pos[j].w * rsqrt(dot(d, d) + 0.01f));\n"
+      "  }\n"
+      "  acc[i] = (float4)(a, (float)n);\n"
+      "}\n";
+  enum { n = 512 };
+  static cl_float pos[4 * n], acc[4 * n];
+  for (int i = 0; i < 4 * n; i++) pos[i] = (float)((i * 37) % 101) / 9.0f;
+  cl_program program = cl_test_build(context, device, text, NULL);
+  cl_kernel kernel = kernel_of(program, "forces");
+  cl_mem bcounters = buffer(8 * sizeof(cl_int), NULL);
+  cl_mem bacc = buffer(sizeof acc, NULL), bpos = buffer(sizeof pos, pos);
+  cl_int count = n;
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof bcounters, &bcounters));
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof bacc, &bacc));
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof bpos, &bpos));
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 3, sizeof count, &count));
+  const size_t locals[] = {64, 16, 4, 0};
+  for (size_t l = 0; l < sizeof locals / sizeof locals[0]; l++) {
+    cl_int counters[8] = {0};
+    CHECK_CL_SUCCESS(clEnqueueWriteBuffer(queue, bcounters, CL_TRUE, 0,
+                                          sizeof counters, counters, 0, NULL,
+                                          NULL));
+    size_t global = n;
+    CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
+                                            locals[l] ? &locals[l] : NULL, 0,
+                                            NULL, NULL));
+    read_back(bacc, sizeof acc, acc);
+    read_back(bcounters, sizeof counters, counters);
+    int wrong = 0;
+    for (int c = 0; c < 8; c++) wrong += counters[c] != n * (n / 8);
+    for (int i = 0; i < n; i++) {
+      double a[3] = {0, 0, 0};
+      for (int j = 0; j < n; j++) {
+        double d[3], dd = 0.0;
+        for (int k = 0; k < 3; k++) {
+          d[k] = (double)pos[4 * j + k] - pos[4 * i + k];
+          dd += d[k] * d[k];
+        }
+        double scale = pos[4 * j + 3] / sqrt(dd + 0.01);
+        for (int k = 0; k < 3; k++) a[k] += d[k] * scale;
+      }
+      for (int k = 0; k < 3; k++) {
+        wrong += fabs(acc[4 * i + k] - a[k]) > 1e-3 * (fabs(a[k]) + 1.0);
+      }
+      wrong += acc[4 * i + 3] != (float)n;
+    }
+    if (wrong) fprintf(stderr, "forces, local %zu: %d wrong\n", locals[l], wrong);
+    CHECK_INT(0, wrong);
+  }
+  CHECK_CL_SUCCESS(clReleaseKernel(kernel));
+  CHECK_CL_SUCCESS(clReleaseProgram(program));
+  CHECK_CL_SUCCESS(clReleaseMemObject(bcounters));
+  CHECK_CL_SUCCESS(clReleaseMemObject(bacc));
+  CHECK_CL_SUCCESS(clReleaseMemObject(bpos));
+}
+
 static void test_local_addresses(void) {
   static const char text[] =
       "typedef struct { char c; int i; } pair;\n"
@@ -725,6 +795,7 @@ int main(void) {
   test_barriers(program);
   test_math(program);
   test_division();
+  test_uniform_loops();
   test_local_addresses();
   test_unsupported(program);
   test_concurrent_first_enqueue(program);
