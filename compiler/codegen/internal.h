@@ -183,9 +183,10 @@ cc_status cc_build_step_function(LLVMModuleRef module, LLVMValueRef function,
 void cc_split_vector_slots(LLVMValueRef function, LLVMBuilderRef builder);
 
 /* Puts a barrier at the top of each innermost loop of `kernel` (no
- * barriers of its own) that every work-item of a group runs equally often
- * and whose bound comes from the arguments, when local_size[0] spans
- * vectors (loop_barriers.c). Returns how many it put. */
+ * barriers of its own) that every work-item of a group runs equally often,
+ * whose bound comes from the arguments and which carries floating-point
+ * state, when local_size[0] spans vectors (loop_barriers.c). Returns how
+ * many it put. */
 unsigned cc_add_loop_barriers(LLVMModuleRef module, LLVMValueRef kernel,
                               const uint32_t local_size[3]);
 

@@ -10,9 +10,10 @@
  * not widen across work-items. Running the work-items in step is one of
  * the orders OpenCL allows, so the kernel means the same.
  *
- * Only innermost loops, in kernels without barriers of their own, with a
- * local size known to span vectors in x: for a few work-items per group
- * the copies of live values at each iteration cost more than they give. */
+ * Only innermost loops that carry floating-point state (below), in
+ * kernels without barriers of their own, with a local size known to span
+ * vectors in x: for a few work-items per group the copies of live values
+ * at each iteration cost more than they give. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,6 +221,46 @@ static bool bounded_by_arguments(const cfg *g, const bool *in_loop) {
   return false;
 }
 
+static bool is_floating(LLVMTypeRef type) {
+  if (LLVMGetTypeKind(type) == LLVMVectorTypeKind) {
+    type = LLVMGetElementType(type);
+  }
+  LLVMTypeKind kind = LLVMGetTypeKind(type);
+  return kind == LLVMFloatTypeKind || kind == LLVMDoubleTypeKind ||
+         kind == LLVMHalfTypeKind;
+}
+
+/* Whether the loop carries floating-point state from one iteration to the
+ * next: a floating slot live on entry to the header and stored in the
+ * loop (a sum, say). Without reassociation the loop vectorizer cannot
+ * widen such a loop itself, so running it across the work-items is the
+ * only way to vectorize it; a loop it can widen on its own (an integer
+ * sum along a row) is left to it: across work-items the row would be
+ * gathered. */
+static bool carries_floating(const cfg *g, size_t header, const bool *in_loop,
+                             const LLVMValueRef *slots, unsigned slot_count,
+                             uint64_t *live) {
+  LLVMBasicBlockRef query = g->blocks[header];
+  if (!cc_slot_liveness(LLVMGetBasicBlockParent(query), slots, slot_count,
+                        &query, 1, live)) {
+    return false;
+  }
+  for (unsigned a = 0; a < slot_count; a++) {
+    if (!((live[a / 64] >> (a % 64)) & 1) ||
+        !is_floating(LLVMGetAllocatedType(slots[a]))) {
+      continue;
+    }
+    for (LLVMUseRef use = LLVMGetFirstUse(slots[a]); use;
+         use = LLVMGetNextUse(use)) {
+      LLVMValueRef store = LLVMGetUser(use);
+      if (!LLVMIsAStoreInst(store)) continue;
+      long b = index_of(g, LLVMGetInstructionParent(store));
+      if (b >= 0 && in_loop[b]) return true;
+    }
+  }
+  return false;
+}
+
 /* Whether the loop holds the header of another loop. */
 static bool has_inner_loop(const cfg *g, size_t header, const bool *in_loop,
                            const bool *is_header) {
@@ -275,7 +316,9 @@ unsigned cc_add_loop_barriers(LLVMModuleRef module, LLVMValueRef kernel,
   bool *outside = calloc(count + 1, sizeof *outside);
   bool *chosen = calloc(count + 1, sizeof *chosen);
   unsigned *work = calloc(count + 1, sizeof *work);
-  ok = ok && partial && is_header && in_loop && outside && chosen && work;
+  uint64_t *live = calloc(slot_count / 64 + 1, sizeof *live);
+  ok = ok && partial && is_header && in_loop && outside && chosen && work &&
+       live;
   if (ok) {
     collect_slots(kernel, slots);
     ok = cc_partial_blocks(kernel, slots, slot_count, uniform, partial) &&
@@ -286,7 +329,8 @@ unsigned cc_add_loop_barriers(LLVMModuleRef module, LLVMValueRef kernel,
     reach_around(&g, h, outside, work);
     chosen[h] = loop_blocks(&g, h, outside, in_loop, work) &&
                 !has_inner_loop(&g, h, in_loop, is_header) &&
-                bounded_by_arguments(&g, in_loop);
+                bounded_by_arguments(&g, in_loop) &&
+                carries_floating(&g, h, in_loop, slots, slot_count, live);
   }
   /* Inserting changes no block list: the barriers go in at the end. */
   for (size_t h = 0; ok && h < count; h++) {
@@ -303,5 +347,6 @@ unsigned cc_add_loop_barriers(LLVMModuleRef module, LLVMValueRef kernel,
   free(outside);
   free(chosen);
   free(work);
+  free(live);
   return added;
 }

@@ -5,7 +5,8 @@
  * that only some work-items reach (after a divergent return, under a
  * uniform test inside a divergent one) must be left alone, the others
  * must still give every work-item its own result (divergent continue,
- * uniform break, private arrays, nested loops). The loop over
+ * uniform break, private arrays, nested loops); an integer sum along a
+ * row must keep its own vectorization (no gathers). The loop over
  * points of `pairs` and the one over k of `matmul_naive` must run on
  * whole vectors of floats at the specialized sizes: left to the loop
  * vectorizer, a loop inside the work-item loop stays scalar.
@@ -181,23 +182,38 @@ static void test_matmul_naive(unsigned lanes) {
 static int int_loops_reference(const int32_t *in, int n, int stop, int i,
                                int group) {
   int acc = 0;
-  for (int j = 0; j < n; j++) acc += in[j] * (i + 1) + (in[(i + j) % n] & 3);
+  float f = 0.0f;
+  for (int j = 0; j < n; j++) {
+    acc += in[j] * (i + 1) + (in[(i + j) % n] & 3);
+    f += (float)in[j];
+  }
   if (i & 1) {
-    for (int j = 0; j < n; j++) acc ^= in[j];
+    for (int j = 0; j < n; j++) {
+      acc ^= in[j];
+      f += 1.0f;
+    }
   }
   for (int j = 0; j < n; j++) {
     if (in[j] == i) continue;
     acc -= 1;
+    f += 2.0f;
   }
   for (int j = 0; j < n; j++) {
     if (j == stop) break;
     acc += j * i;
+    f += (float)j;
   }
   int k = 0;
-  while (k < n + group) acc += k++ & i;
+  while (k < n + group) {
+    acc += k++ & i;
+    f += 0.5f;
+  }
   int hist[4] = {0, 0, 0, 0};
-  for (int j = 0; j < n; j++) hist[in[j] & 3] += i + j;
-  return acc + hist[0] - hist[1] + hist[2] * 3 - hist[3];
+  for (int j = 0; j < n; j++) {
+    hist[in[j] & 3] += i + j;
+    f += (float)(hist[j & 3] & 1);
+  }
+  return acc + hist[0] - hist[1] + hist[2] * 3 - hist[3] + (int)f;
 }
 
 /* Runs one of the int kernels taking (out, in, n, extra) over `items`. */
@@ -228,19 +244,19 @@ static int early_exit_reference(const int32_t *in, int n, int limit, int i,
                                 int group) {
   (void)group;
   if (i >= limit) return -1;
-  int acc = 0;
-  for (int j = 0; j < n; j++) acc += in[j] ^ i;
-  return acc;
+  float acc = 0.0f;
+  for (int j = 0; j < n; j++) acc += (float)(in[j] ^ i);
+  return (int)acc;
 }
 
 static int guarded_reference(const int32_t *in, int n, int limit, int i,
                              int group) {
   (void)group;
-  int acc = 1;
+  float acc = 1.0f;
   if (in[i] < limit && n > 3) {
-    for (int j = 0; j < n; j++) acc += in[j] * i;
+    for (int j = 0; j < n; j++) acc += (float)(in[j] * i);
   }
-  return acc;
+  return (int)acc;
 }
 
 static int window_reference(const int32_t *in, int n, int r, int i,
@@ -248,10 +264,39 @@ static int window_reference(const int32_t *in, int n, int r, int i,
   (void)group;
   int acc = 0;
   for (int y = 0; y < r; y++) {
-    for (int x = 0; x < r; x++) acc += in[(i + y * r + x) % n] * (x + 1);
-    acc ^= y;
+    float row = 0.0f;
+    for (int x = 0; x < r; x++) row += (float)(in[(i + y * r + x) % n] * (x + 1));
+    acc ^= (int)row + y;
   }
   return acc;
+}
+
+static int row_sums_reference(const int32_t *in, int n, int width, int i,
+                              int group) {
+  (void)n;
+  (void)group;
+  int sum = 0;
+  for (int j = 0; j < width; j++) sum += in[(i % 4) * width + j];
+  return sum;
+}
+
+/* The integer row sum keeps its own vectorization along the row: no
+ * gathers, which running it across the work-items would need. */
+static void test_row_sums_left_alone(void) {
+  const uint32_t local[3] = {64, 1, 1};
+  char *ir = NULL;
+  mux_executable_t executable = build("row_sums", local, &ir);
+  if (!executable) return;
+  int gathers = lines_with(ir, "call", "@llvm.masked.gather");
+  int vector_adds = lines_with(ir, "add <", " x i32>");
+  if (gathers || !vector_adds) {
+    fprintf(stderr, "row_sums: %d gathers, %d vector adds\n", gathers,
+            vector_adds);
+  }
+  CHECK_INT(0, gathers);
+  CHECK(vector_adds > 0);
+  LLVMDisposeMessage(ir);
+  muxDestroyExecutable(device, executable, mux_test_allocator);
 }
 
 int main(int argc, char **argv) {
@@ -273,6 +318,8 @@ int main(int argc, char **argv) {
   run_int_kernel("guarded", 40, 30, guarded_reference);
   run_int_kernel("guarded", 3, 30, guarded_reference);
   run_int_kernel("window", 60, 5, window_reference);
+  run_int_kernel("row_sums", 256, 64, row_sums_reference);
+  test_row_sums_left_alone();
   LLVMDisposeModule(module);
   LLVMContextDispose(context);
   cc_target_destroy(target);

@@ -1,6 +1,7 @@
 /* Loops with bounds from the arguments, some run equally often by every
- * work-item (the code generator then runs them in step across the
- * work-items, loop_barriers.c) and some not (left as they are). */
+ * work-item (the code generator then runs those that carry a floating
+ * sum in step across the work-items, loop_barriers.c) and some not (left
+ * as they are). The float sums stay below 2^24: exact in any order. */
 
 /* Forces between points on a line: the loop over all points. */
 kernel void pairs(global const float *pos, global float *out, int n) {
@@ -26,23 +27,38 @@ kernel void int_loops(global int *out, global const int *in, int n,
                       int stop) {
   int i = get_global_id(0);
   int acc = 0;
-  for (int j = 0; j < n; j++) acc += in[j] * (i + 1) + (in[(i + j) % n] & 3);
+  float f = 0.0f;
+  for (int j = 0; j < n; j++) {
+    acc += in[j] * (i + 1) + (in[(i + j) % n] & 3);
+    f += in[j];
+  }
   if (i & 1) { /* some work-items only */
-    for (int j = 0; j < n; j++) acc ^= in[j];
+    for (int j = 0; j < n; j++) {
+      acc ^= in[j];
+      f += 1.0f;
+    }
   }
   for (int j = 0; j < n; j++) { /* a continue that differs per item */
     if (in[j] == i) continue;
     acc -= 1;
+    f += 2.0f;
   }
   for (int j = 0; j < n; j++) { /* a break at the same j for all */
     if (j == stop) break;
     acc += j * i;
+    f += j;
   }
   int k = 0;
-  while (k < n + (int)get_group_id(0)) acc += k++ & i;
+  while (k < n + (int)get_group_id(0)) {
+    acc += k++ & i;
+    f += 0.5f;
+  }
   int hist[4] = {0, 0, 0, 0};
-  for (int j = 0; j < n; j++) hist[in[j] & 3] += i + j;
-  out[i] = acc + hist[0] - hist[1] + hist[2] * 3 - hist[3];
+  for (int j = 0; j < n; j++) {
+    hist[in[j] & 3] += i + j;
+    f += hist[j & 3] & 1;
+  }
+  out[i] = acc + hist[0] - hist[1] + hist[2] * 3 - hist[3] + (int)f;
 }
 
 /* The loop after a return only some work-items take. */
@@ -51,9 +67,9 @@ kernel void early_exit(global int *out, global const int *in, int n,
   int i = get_global_id(0);
   out[i] = -1;
   if (i >= limit) return;
-  int acc = 0;
+  float acc = 0.0f;
   for (int j = 0; j < n; j++) acc += in[j] ^ i;
-  out[i] = acc;
+  out[i] = (int)acc;
 }
 
 /* A loop under a uniform test inside a divergent one: only the first
@@ -61,14 +77,14 @@ kernel void early_exit(global int *out, global const int *in, int n,
 kernel void guarded(global int *out, global const int *in, int n,
                     int limit) {
   int i = get_global_id(0);
-  int acc = 1;
+  float acc = 1.0f;
   if (in[i] < limit) {
     out[i] = 0;
     if (n > 3) {
       for (int j = 0; j < n; j++) acc += in[j] * i;
     }
   }
-  out[i] = acc;
+  out[i] = (int)acc;
 }
 
 /* Two loops over a square window: the inner one runs in step. */
@@ -76,8 +92,19 @@ kernel void window(global int *out, global const int *in, int n, int r) {
   int i = get_global_id(0);
   int acc = 0;
   for (int y = 0; y < r; y++) {
-    for (int x = 0; x < r; x++) acc += in[(i + y * r + x) % n] * (x + 1);
-    acc ^= y;
+    float row = 0.0f;
+    for (int x = 0; x < r; x++) row += in[(i + y * r + x) % n] * (x + 1);
+    acc ^= (int)row + y;
   }
   out[i] = acc;
+}
+
+/* An integer sum along a row: the loop vectorizer widens the loop itself
+ * (contiguous in j), so it is left alone. */
+kernel void row_sums(global int *out, global const int *in, int n,
+                     int width) {
+  int i = get_global_id(0);
+  int sum = 0;
+  for (int j = 0; j < width; j++) sum += in[(i % 4) * width + j];
+  out[i] = sum;
 }
