@@ -450,6 +450,16 @@ static const char sgemm_source[] =
     "  c[row * n + col] = sum;\n"
     "}\n";
 
+/* The textbook product: a loop over k per work-item, no tiles. */
+static const char sgemm_naive_source[] =
+    "kernel void sgemm_naive(global const float *a, global const float *b,\n"
+    "                        global float *c, int n) {\n"
+    "  int col = get_global_id(0), row = get_global_id(1);\n"
+    "  float sum = 0.0f;\n"
+    "  for (int k = 0; k < n; k++) sum += a[row * n + k] * b[k * n + col];\n"
+    "  c[row * n + col] = sum;\n"
+    "}\n";
+
 typedef struct matrices {
   const float *a, *b;
   int n;
@@ -1068,6 +1078,32 @@ static void run_kernel_benches(size_t divisor) {
   b = (bench){"sgemm",
               label,
               sgemm_source,
+              2,
+              {n, n},
+              {16, 16},
+              {{ARG_IN, a, n * n * 4, 0, 0},
+               {ARG_IN, bm, n * n * 4, 0, 0},
+               {ARG_OUT, NULL, n * n * 4, 0, 0},
+               {ARG_INT, NULL, 0, 0, (cl_int)n}},
+              4,
+              2.0 * (double)n * (double)n * (double)n,
+              "GFLOP/s",
+              check_sgemm,
+              &mats};
+  run_everywhere(&b);
+  free(a);
+  free(bm);
+
+  n = 512 / (divisor < 16 ? divisor : 16);
+  n = n < 16 ? 16 : n / 16 * 16;
+  a = random_floats(n * n, -1.0f, 1.0f);
+  bm = random_floats(n * n, -1.0f, 1.0f);
+  mats = (matrices){a, bm, (int)n};
+  snprintf(label, sizeof label, "sgemm %zux%zu, naive (a loop over k)", n,
+           n);
+  b = (bench){"sgemm_naive",
+              label,
+              sgemm_naive_source,
               2,
               {n, n},
               {16, 16},
