@@ -319,10 +319,14 @@ unsigned cc_add_loop_barriers(LLVMModuleRef module, LLVMValueRef kernel,
   uint64_t *live = calloc(slot_count / 64 + 1, sizeof *live);
   ok = ok && partial && is_header && in_loop && outside && chosen && work &&
        live;
-  if (ok) {
+  ok = ok && find_headers(&g, is_header);
+  bool loops = false;
+  for (size_t h = 0; ok && h < count; h++) loops |= is_header[h];
+  /* The uniformity analysis is the costly part: only for kernels with
+   * loops. */
+  if (ok && loops) {
     collect_slots(kernel, slots);
-    ok = cc_partial_blocks(kernel, slots, slot_count, uniform, partial) &&
-         find_headers(&g, is_header);
+    ok = cc_partial_blocks(kernel, slots, slot_count, uniform, partial);
   }
   for (size_t h = 0; ok && h < count; h++) {
     if (!is_header[h] || partial[h]) continue;
