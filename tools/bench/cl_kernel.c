@@ -859,6 +859,37 @@ static const char *count_label(size_t count) {
   return out;
 }
 
+/* Square SGEMM of full_side (shrunk by divisor, kept a multiple of the
+ * 16x16 work-group) with one kernel source. */
+static void run_sgemm(const char *name, const char *kind, const char *source,
+                      size_t full_side, size_t divisor) {
+  size_t n = full_side / (divisor < 16 ? divisor : 16);
+  n = n < 16 ? 16 : n / 16 * 16;
+  float *a = random_floats(n * n, -1.0f, 1.0f);
+  float *bm = random_floats(n * n, -1.0f, 1.0f);
+  matrices mats = {a, bm, (int)n};
+  char label[128];
+  snprintf(label, sizeof label, "sgemm %zux%zu, %s", n, n, kind);
+  bench b = {name,
+             label,
+             source,
+             2,
+             {n, n},
+             {16, 16},
+             {{ARG_IN, a, n * n * 4, 0, 0},
+              {ARG_IN, bm, n * n * 4, 0, 0},
+              {ARG_OUT, NULL, n * n * 4, 0, 0},
+              {ARG_INT, NULL, 0, 0, (cl_int)n}},
+             4,
+             2.0 * (double)n * (double)n * (double)n,
+             "GFLOP/s",
+             check_sgemm,
+             &mats};
+  run_everywhere(&b);
+  free(a);
+  free(bm);
+}
+
 static void run_kernel_benches(size_t divisor) {
   printf(
       "\nkernel                   build ms  1st launch  1st result   median ms"
@@ -1069,56 +1100,9 @@ static void run_kernel_benches(size_t divisor) {
   run_everywhere(&b);
   free(pos);
 
-  size_t n = 1024 / (divisor < 16 ? divisor : 16);
-  n = n < 16 ? 16 : n / 16 * 16;
-  float *a = random_floats(n * n, -1.0f, 1.0f);
-  float *bm = random_floats(n * n, -1.0f, 1.0f);
-  matrices mats = {a, bm, (int)n};
-  snprintf(label, sizeof label, "sgemm %zux%zu, 16x16 local tiles", n, n);
-  b = (bench){"sgemm",
-              label,
-              sgemm_source,
-              2,
-              {n, n},
-              {16, 16},
-              {{ARG_IN, a, n * n * 4, 0, 0},
-               {ARG_IN, bm, n * n * 4, 0, 0},
-               {ARG_OUT, NULL, n * n * 4, 0, 0},
-               {ARG_INT, NULL, 0, 0, (cl_int)n}},
-              4,
-              2.0 * (double)n * (double)n * (double)n,
-              "GFLOP/s",
-              check_sgemm,
-              &mats};
-  run_everywhere(&b);
-  free(a);
-  free(bm);
-
-  n = 512 / (divisor < 16 ? divisor : 16);
-  n = n < 16 ? 16 : n / 16 * 16;
-  a = random_floats(n * n, -1.0f, 1.0f);
-  bm = random_floats(n * n, -1.0f, 1.0f);
-  mats = (matrices){a, bm, (int)n};
-  snprintf(label, sizeof label, "sgemm %zux%zu, naive (a loop over k)", n,
-           n);
-  b = (bench){"sgemm_naive",
-              label,
-              sgemm_naive_source,
-              2,
-              {n, n},
-              {16, 16},
-              {{ARG_IN, a, n * n * 4, 0, 0},
-               {ARG_IN, bm, n * n * 4, 0, 0},
-               {ARG_OUT, NULL, n * n * 4, 0, 0},
-               {ARG_INT, NULL, 0, 0, (cl_int)n}},
-              4,
-              2.0 * (double)n * (double)n * (double)n,
-              "GFLOP/s",
-              check_sgemm,
-              &mats};
-  run_everywhere(&b);
-  free(a);
-  free(bm);
+  run_sgemm("sgemm", "16x16 local tiles", sgemm_source, 1024, divisor);
+  run_sgemm("sgemm_naive", "naive (a loop over k)", sgemm_naive_source, 512,
+            divisor);
 
   size_t side = 1024 / (divisor < 16 ? divisor : 16);
   float *rgba = random_floats(side * side * 4, 0.0f, 1.0f);
