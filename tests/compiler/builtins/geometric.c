@@ -95,8 +95,8 @@ static double reference(const geometric_case *c, const float *a, const float *b,
 }
 
 /* Whether float arithmetic as the function is defined stays in range:
- * cross's products and the fast_* sums of squares may overflow or
- * underflow by definition; the others must not. */
+ * the products of cross and dot and the fast_* sums of squares may
+ * overflow or underflow by definition; the others must not. */
 static int in_float_range(const geometric_case *c, const float *a,
                           const float *b, int n) {
   if (strcmp(c->name, "cross") == 0) {
@@ -105,6 +105,12 @@ static int in_float_range(const geometric_case *c, const float *a,
         double product = fabs((double)a[u] * b[v]);
         if (!(product <= FLT_MAX)) return 0;
       }
+    }
+    return 1;
+  }
+  if (strcmp(c->name, "dot") == 0) {
+    for (int e = 0; e < n; e++) {
+      if (!(fabs((double)a[e] * b[e]) <= FLT_MAX)) return 0;
     }
     return 1;
   }
@@ -118,9 +124,17 @@ static int in_float_range(const geometric_case *c, const float *a,
 }
 
 /* Cross products cancel: allow ulps of the larger product, not of the
- * difference. */
+ * difference. dot sums in float: n roundings of at most the sum of the
+ * products' magnitudes each (n epsilons of it), and of the smallest
+ * subnormal where products underflow; beyond float, infinity. */
 static int close_enough(const geometric_case *c, float got, double ref,
-                        const float *a, const float *b, int k) {
+                        const float *a, const float *b, int n, int k) {
+  if (strcmp(c->name, "dot") == 0 && isfinite((float)ref)) {
+    double magnitudes = 0;
+    for (int e = 0; e < n; e++) magnitudes += fabs((double)a[e] * b[e]);
+    return fabs(got - ref) <=
+           n * (c->ulps * magnitudes * FLT_EPSILON + 0x1p-149);
+  }
   if (strcmp(c->name, "cross") == 0 && k < 3 && isfinite(ref)) {
     int u = (k + 1) % 3, v = (k + 2) % 3;
     double big = fmax(fabs((double)a[u] * b[v]), fabs((double)a[v] * b[u]));
@@ -173,7 +187,7 @@ int main(void) {
         for (int k = 0; k < (vector ? w : 1); k++) {
           float got = r_out[vector ? i * (size_t)w + (size_t)k : i];
           double ref = reference(c, pa, pb, w, k);
-          if (!close_enough(c, got, ref, pa, pb, k) && failures++ < 3) {
+          if (!close_enough(c, got, ref, pa, pb, w, k) && failures++ < 3) {
             fprintf(stderr, "%s (%d elements) #%zu.%d: a0=%a b0=%a gave %a, expected %a\n",
                     c->name, w, i, k, pa[0], pb[0], got, ref);
           }
