@@ -190,6 +190,15 @@ void cc_split_vector_slots(LLVMValueRef function, LLVMBuilderRef builder);
 unsigned cc_add_loop_barriers(LLVMModuleRef module, LLVMValueRef kernel,
                               const uint32_t local_size[3]);
 
+/* How many loops of a kernel would run in step (loop_barriers.c). */
+typedef unsigned (*cc_loop_chooser)(LLVMValueRef kernel);
+/* Finds a branch on the global id compared with a value the same in every
+ * work-item, after which `choose` would take loops were the branch the
+ * same in every work-item, and copies what follows it for the groups in
+ * which it is (guard_versions.c). Whether it did. */
+bool cc_version_id_guard(LLVMModuleRef module, LLVMValueRef kernel,
+                         cc_loop_chooser choose);
+
 /* A value (a block as a value, an alloca) and its index, in tables sorted
  * by cc_keyed_sort for cc_keyed_find (the index, or -1). */
 typedef struct cc_keyed {

@@ -13,7 +13,9 @@
  * Only innermost loops that carry floating-point state (below), in
  * kernels without barriers of their own, with a local size known to span
  * vectors in x: for a few work-items per group the copies of live values
- * at each iteration cost more than they give. */
+ * at each iteration cost more than they give. Loops that only a bound on
+ * the id keeps from running in step (`if (i >= n) return;`) run in step
+ * in a copy for the groups on one side of it (guard_versions.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -301,11 +303,11 @@ static unsigned collect_slots(LLVMValueRef function, LLVMValueRef *slots) {
   return count;
 }
 
-unsigned cc_add_loop_barriers(LLVMModuleRef module, LLVMValueRef kernel,
-                              const uint32_t local_size[3]) {
-  if (local_size[0] < MIN_LOCAL_X || cc_has_barrier(kernel)) return 0;
+/* The loops of `kernel` to run in step: how many, and their headers in
+ * `headers` (room for every block) unless NULL. */
+static unsigned choose_loops(LLVMValueRef kernel, LLVMBasicBlockRef *headers) {
   cfg g;
-  unsigned slot_count = collect_slots(kernel, NULL), added = 0;
+  unsigned slot_count = collect_slots(kernel, NULL), chosen = 0;
   LLVMValueRef *slots = calloc(slot_count + 1, sizeof *slots);
   bool *uniform = calloc(slot_count + 1, sizeof *uniform);
   bool ok = cfg_build(kernel, &g) && slots && uniform;
@@ -314,11 +316,9 @@ unsigned cc_add_loop_barriers(LLVMModuleRef module, LLVMValueRef kernel,
   bool *is_header = calloc(count + 1, sizeof *is_header);
   bool *in_loop = calloc(count + 1, sizeof *in_loop);
   bool *outside = calloc(count + 1, sizeof *outside);
-  bool *chosen = calloc(count + 1, sizeof *chosen);
   unsigned *work = calloc(count + 1, sizeof *work);
   uint64_t *live = calloc(slot_count / 64 + 1, sizeof *live);
-  ok = ok && partial && is_header && in_loop && outside && chosen && work &&
-       live;
+  ok = ok && partial && is_header && in_loop && outside && work && live;
   ok = ok && find_headers(&g, is_header);
   bool loops = false;
   for (size_t h = 0; ok && h < count; h++) loops |= is_header[h];
@@ -328,19 +328,16 @@ unsigned cc_add_loop_barriers(LLVMModuleRef module, LLVMValueRef kernel,
     collect_slots(kernel, slots);
     ok = cc_partial_blocks(kernel, slots, slot_count, uniform, partial);
   }
-  for (size_t h = 0; ok && h < count; h++) {
+  for (size_t h = 0; ok && loops && h < count; h++) {
     if (!is_header[h] || partial[h]) continue;
     reach_around(&g, h, outside, work);
-    chosen[h] = loop_blocks(&g, h, outside, in_loop, work) &&
-                !has_inner_loop(&g, h, in_loop, is_header) &&
-                bounded_by_arguments(&g, in_loop) &&
-                carries_floating(&g, h, in_loop, slots, slot_count, live);
-  }
-  /* Inserting changes no block list: the barriers go in at the end. */
-  for (size_t h = 0; ok && h < count; h++) {
-    if (!chosen[h]) continue;
-    insert_barrier(module, g.blocks[h]);
-    added++;
+    if (loop_blocks(&g, h, outside, in_loop, work) &&
+        !has_inner_loop(&g, h, in_loop, is_header) &&
+        bounded_by_arguments(&g, in_loop) &&
+        carries_floating(&g, h, in_loop, slots, slot_count, live)) {
+      if (headers) headers[chosen] = g.blocks[h];
+      chosen++;
+    }
   }
   cfg_free(&g);
   free(slots);
@@ -349,8 +346,38 @@ unsigned cc_add_loop_barriers(LLVMModuleRef module, LLVMValueRef kernel,
   free(is_header);
   free(in_loop);
   free(outside);
-  free(chosen);
   free(work);
   free(live);
+  return chosen;
+}
+
+static unsigned count_loops(LLVMValueRef kernel) {
+  return choose_loops(kernel, NULL);
+}
+
+/* The loops to run in step, in a fresh array; how many in *count. */
+static LLVMBasicBlockRef *chosen_headers(LLVMValueRef kernel, unsigned *count) {
+  LLVMBasicBlockRef *headers =
+      calloc(LLVMCountBasicBlocks(kernel) + 1, sizeof *headers);
+  *count = headers ? choose_loops(kernel, headers) : 0;
+  return headers;
+}
+
+unsigned cc_add_loop_barriers(LLVMModuleRef module, LLVMValueRef kernel,
+                              const uint32_t local_size[3]) {
+  if (local_size[0] < MIN_LOCAL_X || cc_has_barrier(kernel)) return 0;
+  unsigned added = 0;
+  LLVMBasicBlockRef *headers = chosen_headers(kernel, &added);
+  /* None may be only because a branch on the id comes first: then a copy
+   * for the groups where every work-item takes the same way may have
+   * some. */
+  if (headers && added == 0 &&
+      cc_version_id_guard(module, kernel, count_loops)) {
+    free(headers);
+    headers = chosen_headers(kernel, &added);
+  }
+  /* Inserting changes no block list: the barriers go in at the end. */
+  for (unsigned h = 0; h < added; h++) insert_barrier(module, headers[h]);
+  free(headers);
   return added;
 }

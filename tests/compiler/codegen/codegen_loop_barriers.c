@@ -9,7 +9,10 @@
  * row must keep its own vectorization (no gathers). The loop over
  * points of `pairs` and the one over k of `matmul_naive` must run on
  * whole vectors of floats at the specialized sizes: left to the loop
- * vectorizer, a loop inside the work-item loop stays scalar.
+ * vectorizer, a loop inside the work-item loop stays scalar. So must
+ * the loop of `pairs_guarded` behind `if (i >= count) return;` (a copy
+ * for the groups wholly below count), while the group across count, and
+ * a group whose int ids wrap past INT_MAX, keep the original.
  * Set CLMUX_CODEGEN_DUMP=1 to print the IR. */
 #include <math.h>
 #include <stdbool.h>
@@ -98,7 +101,11 @@ static bool close_to(float got, double want) {
   return fabs(got - want) <= 1e-4 * (fabs(want) + 1.0);
 }
 
-static void test_pairs(unsigned lanes) {
+/* `pairs` (arg_count 3), or `pairs_guarded` (4) with its bound `count`:
+ * groups wholly below count run the loop in step; the group across it
+ * and those above it still give each work-item its own result. */
+static void test_pairs(const char *name, unsigned arg_count, int32_t count,
+                       unsigned lanes) {
   static float pos[points], out[points];
   for (int i = 0; i < points; i++) pos[i] = (float)((i * 37) % 101) / 7.0f;
   host_buffer bpos = host_buffer_create(pos, sizeof pos);
@@ -107,11 +114,13 @@ static void test_pairs(unsigned lanes) {
   char vector_div[32];
   snprintf(vector_div, sizeof vector_div, "<%u x float>", lanes);
   for (size_t s = 0; s < SIZE_COUNT; s++) {
-    mux_descriptor_info_t args[3] = {buffer_arg(&bpos), buffer_arg(&bout),
-                                     value_arg(&n, 4)};
+    for (int i = 0; i < points; i++) out[i] = -7.0f;
+    host_buffer_write(&bout, out);
+    mux_descriptor_info_t args[4] = {buffer_arg(&bpos), buffer_arg(&bout),
+                                     value_arg(&n, 4), value_arg(&count, 4)};
     size_t global[2] = {points, 1};
     char *ir = NULL;
-    if (!run("pairs", sizes_1d[s], 1, global, args, 3, &ir)) continue;
+    if (!run(name, sizes_1d[s], 1, global, args, arg_count, &ir)) continue;
     host_buffer_read(&bout, out);
     int wrong = 0;
     for (int i = 0; i < points; i++) {
@@ -120,13 +129,13 @@ static void test_pairs(unsigned lanes) {
         double d = (double)pos[j] - pos[i];
         a += d / (d * d + 0.5);
       }
-      wrong += !close_to(out[i], a);
+      wrong += i < count ? !close_to(out[i], a) : out[i] != -7.0f;
     }
-    report("pairs", sizes_1d[s], wrong);
+    report(name, sizes_1d[s], wrong);
     if (sizes_1d[s][0] >= 16) {
       int divisions = lines_with(ir, "fdiv", vector_div);
       if (!divisions) {
-        fprintf(stderr, "pairs, local %u: no fdiv on %s\n", sizes_1d[s][0],
+        fprintf(stderr, "%s, local %u: no fdiv on %s\n", name, sizes_1d[s][0],
                 vector_div);
       }
       CHECK(divisions > 0);
@@ -134,6 +143,43 @@ static void test_pairs(unsigned lanes) {
     LLVMDisposeMessage(ir);
   }
   host_buffer_destroy(&bpos);
+  host_buffer_destroy(&bout);
+}
+
+/* One group of 64 at global offset 2^31 - 32: the int id runs up to
+ * INT_MAX and wraps to INT_MIN. With limit INT_MIN + 10 the first and
+ * last ids pass `i < limit` alike, but ten ids between do not: the
+ * group must not take the copy for groups that agree. */
+static void test_wrapped_guard(void) {
+  enum { count = 64 };
+  static float in[count], out[count];
+  for (int i = 0; i < count; i++) in[i] = (float)(i % 5);
+  host_buffer bin = host_buffer_create(in, sizeof in);
+  host_buffer bout = host_buffer_create(NULL, sizeof out);
+  int32_t n = count, limit = INT32_MIN + 10;
+  const uint32_t local[3] = {64, 1, 1};
+  mux_executable_t executable = build("wrapped_guard", local, NULL);
+  if (executable) {
+    mux_kernel_t kernel = create_kernel(executable, "wrapped_guard");
+    mux_descriptor_info_t args[4] = {buffer_arg(&bout), buffer_arg(&bin),
+                                     value_arg(&n, 4), value_arg(&limit, 4)};
+    size_t global[2] = {count, 1}, offset[2] = {0x7fffffe0u, 0},
+           sizes[3] = {64, 1, 1};
+    CHECK_SUCCESS(run_ndrange(kernel, args, 4, 1, global, offset, sizes));
+    host_buffer_read(&bout, out);
+    double sum = 0.0;
+    for (int j = 0; j < count; j++) sum += in[j];
+    int wrong = 0;
+    for (int slot = 0; slot < count; slot++) {
+      int32_t i = (int32_t)(uint32_t)(0x7fffffe0u + (unsigned)slot);
+      double want = i < limit ? -1.0 : sum * (slot + 1);
+      wrong += !close_to(out[slot], want);
+    }
+    report("wrapped_guard", local, wrong);
+    muxDestroyKernel(device, kernel, mux_test_allocator);
+    muxDestroyExecutable(device, executable, mux_test_allocator);
+  }
+  host_buffer_destroy(&bin);
   host_buffer_destroy(&bout);
 }
 
@@ -310,7 +356,10 @@ int main(int argc, char **argv) {
   unsigned lanes = cc_target_vector_bits(target) / 32;
   LLVMContextRef context = LLVMContextCreate();
   module = load_bitcode(context, argv[1]);
-  test_pairs(lanes);
+  test_pairs("pairs", 3, points, lanes);
+  /* a bound inside a group of 16 or 64 */
+  test_pairs("pairs_guarded", 4, points - 88, lanes);
+  test_wrapped_guard();
   test_matmul_naive(lanes);
   run_int_kernel("int_loops", 40, 17, int_loops_reference);
   run_int_kernel("int_loops", 40, 100, int_loops_reference);

@@ -108,3 +108,30 @@ kernel void row_sums(global int *out, global const int *in, int n,
   for (int j = 0; j < width; j++) sum += in[(i % 4) * width + j];
   out[i] = sum;
 }
+
+/* pairs behind a bound on the id: the groups below the bound run the
+ * loop in step (guard_versions.c), the one across it as it is. */
+kernel void pairs_guarded(global const float *pos, global float *out, int n,
+                          int count) {
+  int i = get_global_id(0);
+  if (i >= count) return;
+  float p = pos[i], a = 0.0f;
+  for (int j = 0; j < n; j++) {
+    float d = pos[j] - p;
+    a += d / (d * d + 0.5f);
+  }
+  out[i] = a;
+}
+
+/* A bound on an int id that wraps inside a group (offsets near 2^31):
+ * the group's first and last ids agree, the ones between do not. */
+kernel void wrapped_guard(global float *out, global const float *in, int n,
+                          int limit) {
+  int i = get_global_id(0);
+  size_t slot = get_global_id(0) - get_global_offset(0);
+  out[slot] = -1.0f;
+  if (i < limit) return;
+  float acc = 0.0f;
+  for (int j = 0; j < n; j++) acc += in[j] * (float)(slot + 1);
+  out[slot] = acc;
+}

@@ -1,0 +1,508 @@
+/* clmux compiler — code generation: a second copy of a kernel's code after
+ * a branch on the work-item's id (`if (i >= n) return;`, `if (i < n)`),
+ * for the work-groups whose work-items all go the same way. Such a
+ * branch makes what follows it run in some work-items only, so its loops
+ * cannot run in step across the work-items (loop_barriers.c); in every
+ * group but the one that straddles n they could.
+ *
+ * The branch compares the id, truncated, extended or shifted by values
+ * the same in every work-item, with another such value. Over a group's
+ * consecutive ids that is a monotone function unless it wraps around,
+ * which the group's first and last id tell (the first is not above the
+ * last); a monotone function crosses a threshold at most once, so the
+ * comparison comes out the same in every work-item exactly when it does
+ * at both ends. The branch block then tests that and goes either to the
+ * original code or to the copy, where the branch tests the last id's
+ * outcome: a value the same in every work-item, so the copy is not
+ * partial and its loops can run in step. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAX_DEPTH 16
+#define MAX_CANDIDATES 4
+
+static const char group_id_name[] = "_Z12get_group_idj";
+static const char local_size_name[] = "_Z14get_local_sizej";
+static const char global_offset_name[] = "_Z17get_global_offsetj";
+
+static bool is_global_id_call(LLVMValueRef value) {
+  return LLVMIsACallInst(value) &&
+         strcmp(cc_callee_name(value), "_Z13get_global_idj") == 0 &&
+         LLVMIsAConstantInt(LLVMGetOperand(value, 0));
+}
+
+/* The value a load reads: the only store to a plain slot, made in the
+ * entry block before any load of it there. NULL if not so simple. */
+static LLVMValueRef entry_stored_value(LLVMValueRef load) {
+  LLVMValueRef slot = LLVMGetOperand(load, 0);
+  if (!LLVMIsAAllocaInst(slot) || !cc_is_plain_slot(slot)) return NULL;
+  LLVMValueRef value = cc_only_stored_value(slot);
+  if (!value) return NULL;
+  LLVMBasicBlockRef entry =
+      LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(LLVMGetInstructionParent(load)));
+  for (LLVMValueRef inst = LLVMGetFirstInstruction(entry); inst;
+       inst = LLVMGetNextInstruction(inst)) {
+    if (inst == load) return NULL; /* read before the store */
+    if (LLVMIsAStoreInst(inst) && LLVMGetOperand(inst, 1) == slot) {
+      return value;
+    }
+  }
+  return NULL;
+}
+
+/* The same in every work-item of a group: constants, the kernel's
+ * arguments, the group's sizes and ids, arithmetic on them, and slots
+ * set once from them on entry. */
+static bool invariant(LLVMValueRef value, unsigned depth) {
+  if (LLVMIsAConstant(value) || LLVMIsAArgument(value)) return true;
+  if (!LLVMIsAInstruction(value) || depth > MAX_DEPTH) return false;
+  if (LLVMIsALoadInst(value)) {
+    LLVMValueRef stored = entry_stored_value(value);
+    return stored && invariant(stored, depth + 1);
+  }
+  if (LLVMIsACallInst(value)) {
+    return cc_is_group_uniform_query(cc_callee_name(value)) &&
+           (LLVMGetNumArgOperands(value) == 0 ||
+            LLVMIsAConstant(LLVMGetOperand(value, 0)));
+  }
+  switch (LLVMGetInstructionOpcode(value)) {
+    case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr:
+    case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMTrunc:
+    case LLVMZExt: case LLVMSExt: case LLVMICmp: case LLVMSelect:
+      break;
+    default:
+      return false;
+  }
+  int count = LLVMGetNumOperands(value);
+  for (int i = 0; i < count; i++) {
+    if (!invariant(LLVMGetOperand(value, (unsigned)i), depth + 1)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Whether `value` is get_global_id(d) through the steps that keep it
+ * monotone over a group unless it wraps in one ring:
+ *   outer := ext i32->i64 (inner) | inner
+ *   inner := inner +- invariant | invariant + inner
+ *          | trunc i64->i32 (id) | id
+ * (loads of slots set once on entry are looked through). `stage` 2
+ * allows an extension, 1 a truncation, 0 the id alone. */
+static bool id_chain(LLVMValueRef value, int stage, unsigned depth) {
+  if (depth > MAX_DEPTH || !LLVMIsAInstruction(value)) return false;
+  if (is_global_id_call(value)) return true;
+  if (LLVMIsALoadInst(value)) {
+    LLVMValueRef stored = entry_stored_value(value);
+    return stored && id_chain(stored, stage, depth + 1);
+  }
+  if (stage == 0) return false;
+  LLVMTypeRef type = LLVMTypeOf(value);
+  if (LLVMGetTypeKind(type) != LLVMIntegerTypeKind) return false;
+  unsigned width = LLVMGetIntTypeWidth(type);
+  LLVMValueRef a = LLVMGetOperand(value, 0);
+  switch (LLVMGetInstructionOpcode(value)) {
+    case LLVMZExt:
+    case LLVMSExt:
+      return stage == 2 && width == 64 &&
+             LLVMGetIntTypeWidth(LLVMTypeOf(a)) == 32 && id_chain(a, 1, depth + 1);
+    case LLVMTrunc:
+      return width == 32 && id_chain(a, 0, depth + 1);
+    case LLVMAdd:
+    case LLVMSub: {
+      LLVMValueRef b = LLVMGetOperand(value, 1);
+      if (invariant(b, 0) && id_chain(a, 1, depth + 1)) return true;
+      return LLVMGetInstructionOpcode(value) == LLVMAdd && invariant(a, 0) &&
+             id_chain(b, 1, depth + 1);
+    }
+    default:
+      return false;
+  }
+}
+
+/* A call of the work-item function `name` (i64 (i32)) with `dimension`. */
+static LLVMValueRef query(LLVMBuilderRef builder, LLVMModuleRef module,
+                          const char *name, LLVMValueRef dimension) {
+  LLVMContextRef context = LLVMGetModuleContext(module);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+  LLVMTypeRef type = LLVMFunctionType(LLVMInt64TypeInContext(context), &i32, 1, 0);
+  LLVMValueRef function = LLVMGetNamedFunction(module, name);
+  if (!function) function = LLVMAddFunction(module, name, type);
+  return LLVMBuildCall2(builder, type, function, &dimension, 1, "");
+}
+
+/* The chain `value` (id_chain holds) computed again with `id` for the
+ * work-item's global id. */
+static LLVMValueRef rebuild(LLVMBuilderRef builder, LLVMValueRef value,
+                            LLVMValueRef id) {
+  if (is_global_id_call(value)) return id;
+  if (LLVMIsALoadInst(value)) {
+    return rebuild(builder, entry_stored_value(value), id);
+  }
+  LLVMOpcode opcode = LLVMGetInstructionOpcode(value);
+  LLVMValueRef a = LLVMGetOperand(value, 0);
+  if (opcode != LLVMAdd && opcode != LLVMSub) {
+    return LLVMBuildCast(builder, opcode, rebuild(builder, a, id),
+                         LLVMTypeOf(value), "");
+  }
+  LLVMValueRef b = LLVMGetOperand(value, 1);
+  bool chain_first = id_chain(a, 2, 0) && invariant(b, 0);
+  return LLVMBuildBinOp(builder, opcode,
+                        chain_first ? rebuild(builder, a, id) : a,
+                        chain_first ? b : rebuild(builder, b, id), "");
+}
+
+/* The dimension of the global id in a chain. */
+static LLVMValueRef chain_dimension(LLVMValueRef value) {
+  while (!is_global_id_call(value)) {
+    if (LLVMIsALoadInst(value)) {
+      value = entry_stored_value(value);
+    } else if (LLVMGetInstructionOpcode(value) == LLVMAdd &&
+               !id_chain(LLVMGetOperand(value, 0), 2, 0)) {
+      value = LLVMGetOperand(value, 1);
+    } else {
+      value = LLVMGetOperand(value, 0);
+    }
+  }
+  return LLVMGetOperand(value, 0);
+}
+
+static bool is_signed(LLVMIntPredicate predicate) {
+  return predicate == LLVMIntSLT || predicate == LLVMIntSLE ||
+         predicate == LLVMIntSGT || predicate == LLVMIntSGE;
+}
+
+/* A branch on an ordering comparison of an id chain with an invariant:
+ * which operand is the chain (0 or 1), or -1. */
+static int guard_operand(LLVMValueRef branch) {
+  if (!LLVMIsABranchInst(branch) || !LLVMIsConditional(branch) ||
+      LLVMGetSuccessor(branch, 0) == LLVMGetSuccessor(branch, 1)) {
+    return -1;
+  }
+  LLVMValueRef compare = LLVMGetCondition(branch);
+  if (!LLVMIsAICmpInst(compare)) return -1;
+  LLVMIntPredicate predicate = LLVMGetICmpPredicate(compare);
+  if (predicate == LLVMIntEQ || predicate == LLVMIntNE) return -1;
+  for (int side = 0; side < 2; side++) {
+    if (id_chain(LLVMGetOperand(compare, (unsigned)side), 2, 0) &&
+        invariant(LLVMGetOperand(compare, (unsigned)!side), 0)) {
+      return side;
+    }
+  }
+  return -1;
+}
+
+/* ---- The copy ----------------------------------------------------------- */
+
+typedef struct region {
+  LLVMBasicBlockRef *blocks; /* the function's, in order */
+  size_t count;
+  cc_keyed *table;
+  bool *inside;                 /* per block: copied */
+  LLVMValueRef *from, *to;      /* value map, keys sorted in `map` */
+  size_t mapped;
+  cc_keyed *map;
+} region;
+
+static long block_index(const region *r, LLVMBasicBlockRef block) {
+  return cc_keyed_find(r->table, r->count, LLVMBasicBlockAsValue(block));
+}
+
+/* A block holding only `ret void`: shared by both copies. */
+static bool is_bare_return(LLVMBasicBlockRef block) {
+  LLVMValueRef first = LLVMGetFirstInstruction(block);
+  return first && LLVMIsAReturnInst(first) && LLVMGetNumOperands(first) == 0;
+}
+
+/* Marks what `branch_block`'s successors reach without passing through
+ * it, but bare returns. False unless every marked block is entered only
+ * from marked blocks and the branch block, which none reaches again. */
+static bool mark_region(region *r, LLVMBasicBlockRef branch_block) {
+  size_t *work = calloc(r->count + 1, sizeof *work), top = 0;
+  if (!work) return false;
+  long origin = block_index(r, branch_block);
+  LLVMValueRef terminator = LLVMGetBasicBlockTerminator(branch_block);
+  bool ok = origin >= 0;
+  for (unsigned s = 0; ok && s < 2; s++) {
+    long to = block_index(r, LLVMGetSuccessor(terminator, s));
+    if (to < 0) ok = false;
+    else if (!r->inside[to] && !is_bare_return(r->blocks[to])) {
+      r->inside[to] = true;
+      work[top++] = (size_t)to;
+    }
+  }
+  while (ok && top) {
+    LLVMValueRef end = LLVMGetBasicBlockTerminator(r->blocks[work[--top]]);
+    unsigned successors = end ? LLVMGetNumSuccessors(end) : 0;
+    for (unsigned s = 0; ok && s < successors; s++) {
+      long to = block_index(r, LLVMGetSuccessor(end, s));
+      ok = to >= 0 && to != origin;
+      if (ok && !r->inside[to] && !is_bare_return(r->blocks[to])) {
+        r->inside[to] = true;
+        work[top++] = (size_t)to;
+      }
+    }
+  }
+  free(work);
+  /* Entered only from inside or from the branch block. */
+  for (size_t b = 0; ok && b < r->count; b++) {
+    if (r->inside[b] || (long)b == origin) continue;
+    LLVMValueRef end = LLVMGetBasicBlockTerminator(r->blocks[b]);
+    unsigned successors = end ? LLVMGetNumSuccessors(end) : 0;
+    for (unsigned s = 0; ok && s < successors; s++) {
+      long to = block_index(r, LLVMGetSuccessor(end, s));
+      ok = to < 0 || !r->inside[to];
+    }
+  }
+  return ok;
+}
+
+static void map_add(region *r, LLVMValueRef from, LLVMValueRef to) {
+  r->from[r->mapped] = from;
+  r->to[r->mapped++] = to;
+}
+
+static LLVMValueRef mapped(const region *r, LLVMValueRef value) {
+  long at = cc_keyed_find(r->map, r->mapped, value);
+  return at < 0 ? value : r->to[at];
+}
+
+static bool used_only_inside(const region *r, LLVMValueRef value) {
+  for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
+    LLVMValueRef user = LLVMGetUser(use);
+    long b = LLVMIsAInstruction(user)
+                 ? block_index(r, LLVMGetInstructionParent(user))
+                 : -1;
+    if (b < 0 || !r->inside[b]) return false;
+  }
+  return LLVMGetFirstUse(value) != NULL;
+}
+
+/* Room in the value map for the marked blocks, their instructions and
+ * the entry block's slots. */
+static bool reserve_map(region *r, LLVMValueRef function) {
+  size_t values = 1;
+  for (size_t b = 0; b < r->count; b++) {
+    if (!r->inside[b]) continue;
+    values++;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(r->blocks[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      values++;
+    }
+  }
+  for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(function));
+       i; i = LLVMGetNextInstruction(i)) {
+    values++;
+  }
+  r->from = calloc(values, sizeof *r->from);
+  r->to = calloc(values, sizeof *r->to);
+  r->map = calloc(values, sizeof *r->map);
+  return r->from && r->to && r->map;
+}
+
+/* Copies the marked blocks to the end of the function (reserve_map
+ * first); in the copy, edges from `origin` come from `copy_origin`. */
+static void copy_region(region *r, LLVMBasicBlockRef origin,
+                        LLVMBasicBlockRef copy_origin, LLVMBuilderRef builder) {
+  LLVMValueRef function = LLVMGetBasicBlockParent(origin);
+  LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(function));
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function);
+  map_add(r, LLVMBasicBlockAsValue(origin), LLVMBasicBlockAsValue(copy_origin));
+  /* Slots used only in the copied code get their own in the copy: the
+   * original's stores, in work-items that differ, must not make the
+   * copy's loop counters look different between work-items. */
+  for (LLVMValueRef i = LLVMGetFirstInstruction(entry); i;
+       i = LLVMGetNextInstruction(i)) {
+    if (!LLVMIsAAllocaInst(i) || !used_only_inside(r, i)) continue;
+    LLVMPositionBuilderBefore(builder, i);
+    LLVMValueRef twin = LLVMBuildAlloca(builder, LLVMGetAllocatedType(i), "");
+    LLVMSetAlignment(twin, LLVMGetAlignment(i));
+    map_add(r, i, twin);
+  }
+  for (size_t b = 0; b < r->count; b++) {
+    if (!r->inside[b]) continue;
+    LLVMBasicBlockRef copy = LLVMAppendBasicBlockInContext(context, function, "");
+    map_add(r, LLVMBasicBlockAsValue(r->blocks[b]), LLVMBasicBlockAsValue(copy));
+    LLVMPositionBuilderAtEnd(builder, copy);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(r->blocks[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef twin;
+      if (LLVMIsAPHINode(i)) {
+        twin = LLVMBuildPhi(builder, LLVMTypeOf(i), "");
+      } else {
+        twin = LLVMInstructionClone(i);
+        LLVMInsertIntoBuilder(builder, twin);
+      }
+      map_add(r, i, twin);
+    }
+  }
+  for (size_t m = 0; m < r->mapped; m++) r->map[m] = (cc_keyed){r->from[m], (unsigned)m};
+  cc_keyed_sort(r->map, r->mapped);
+  for (size_t m = 0; m < r->mapped; m++) {
+    LLVMValueRef old = r->from[m], twin = r->to[m];
+    if (!LLVMIsAInstruction(old)) continue;
+    if (LLVMIsAPHINode(old)) {
+      for (unsigned k = 0; k < LLVMCountIncoming(old); k++) {
+        LLVMBasicBlockRef from = LLVMGetIncomingBlock(old, k);
+        LLVMValueRef value = mapped(r, LLVMGetIncomingValue(old, k));
+        LLVMBasicBlockRef twin_from =
+            LLVMValueAsBasicBlock(mapped(r, LLVMBasicBlockAsValue(from)));
+        LLVMAddIncoming(twin, &value, &twin_from, 1);
+      }
+      continue;
+    }
+    int count = LLVMGetNumOperands(twin);
+    for (int o = 0; o < count; o++) {
+      LLVMValueRef operand = LLVMGetOperand(twin, (unsigned)o);
+      LLVMValueRef replacement = mapped(r, operand);
+      if (replacement != operand) LLVMSetOperand(twin, (unsigned)o, replacement);
+    }
+  }
+}
+
+/* PHIs of `block` that name `old` as a predecessor name `now` instead. */
+static void rename_predecessor(LLVMBuilderRef builder, LLVMBasicBlockRef block,
+                               LLVMBasicBlockRef old, LLVMBasicBlockRef now) {
+  LLVMValueRef phi = LLVMGetFirstInstruction(block);
+  while (phi && LLVMIsAPHINode(phi)) {
+    LLVMValueRef next = LLVMGetNextInstruction(phi);
+    LLVMPositionBuilderBefore(builder, phi);
+    LLVMValueRef fresh = LLVMBuildPhi(builder, LLVMTypeOf(phi), "");
+    for (unsigned k = 0; k < LLVMCountIncoming(phi); k++) {
+      LLVMBasicBlockRef from = LLVMGetIncomingBlock(phi, k);
+      LLVMValueRef value = LLVMGetIncomingValue(phi, k);
+      if (from == old) from = now;
+      LLVMAddIncoming(fresh, &value, &from, 1);
+    }
+    LLVMReplaceAllUsesWith(phi, fresh);
+    LLVMInstructionEraseFromParent(phi);
+    phi = next;
+  }
+}
+
+/* At the end of `block`, before its branch: whether every work-item of
+ * the group compares alike, and the outcome for the group's last id. */
+static LLVMValueRef group_agrees(LLVMBuilderRef builder, LLVMModuleRef module,
+                                 LLVMValueRef compare, int side,
+                                 LLVMValueRef *last_outcome) {
+  LLVMValueRef chain = LLVMGetOperand(compare, (unsigned)side);
+  LLVMValueRef other = LLVMGetOperand(compare, (unsigned)!side);
+  LLVMValueRef dimension = chain_dimension(chain);
+  LLVMValueRef size = query(builder, module, local_size_name, dimension);
+  LLVMValueRef first = LLVMBuildAdd(
+      builder,
+      LLVMBuildMul(builder, query(builder, module, group_id_name, dimension),
+                   size, ""),
+      query(builder, module, global_offset_name, dimension), "");
+  LLVMValueRef last = LLVMBuildSub(
+      builder, LLVMBuildAdd(builder, first, size, ""),
+      LLVMConstInt(LLVMTypeOf(size), 1, 0), "");
+  LLVMValueRef at_first = rebuild(builder, chain, first);
+  LLVMValueRef at_last = rebuild(builder, chain, last);
+  LLVMIntPredicate predicate = LLVMGetICmpPredicate(compare);
+  LLVMValueRef first_outcome =
+      side == 0 ? LLVMBuildICmp(builder, predicate, at_first, other, "")
+                : LLVMBuildICmp(builder, predicate, other, at_first, "");
+  *last_outcome =
+      side == 0 ? LLVMBuildICmp(builder, predicate, at_last, other, "")
+                : LLVMBuildICmp(builder, predicate, other, at_last, "");
+  LLVMValueRef no_wrap = LLVMBuildICmp(
+      builder, is_signed(predicate) ? LLVMIntSLE : LLVMIntULE, at_first,
+      at_last, "");
+  return LLVMBuildAnd(
+      builder, no_wrap,
+      LLVMBuildICmp(builder, LLVMIntEQ, first_outcome, *last_outcome, ""), "");
+}
+
+static bool version(LLVMModuleRef module, LLVMBasicBlockRef block, int side,
+                    region *r) {
+  LLVMValueRef function = LLVMGetBasicBlockParent(block);
+  LLVMContextRef context = LLVMGetModuleContext(module);
+  LLVMValueRef branch = LLVMGetBasicBlockTerminator(block);
+  LLVMValueRef compare = LLVMGetCondition(branch);
+  LLVMBasicBlockRef taken = LLVMGetSuccessor(branch, 0);
+  LLVMBasicBlockRef other = LLVMGetSuccessor(branch, 1);
+  if (!reserve_map(r, function)) return false;
+  LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
+  LLVMBasicBlockRef original =
+      LLVMAppendBasicBlockInContext(context, function, "");
+  LLVMBasicBlockRef in_step =
+      LLVMAppendBasicBlockInContext(context, function, "");
+  copy_region(r, block, in_step, builder);
+  LLVMPositionBuilderAtEnd(builder, original);
+  LLVMBuildCondBr(builder, compare, taken, other);
+  rename_predecessor(builder, taken, block, original);
+  rename_predecessor(builder, other, block, original);
+  LLVMPositionBuilderBefore(builder, branch);
+  LLVMValueRef last_outcome = NULL;
+  LLVMValueRef agrees =
+      group_agrees(builder, module, compare, side, &last_outcome);
+  LLVMBuildCondBr(builder, agrees, in_step, original);
+  LLVMInstructionEraseFromParent(branch);
+  LLVMPositionBuilderAtEnd(builder, in_step);
+  LLVMBuildCondBr(
+      builder, last_outcome,
+      LLVMValueAsBasicBlock(mapped(r, LLVMBasicBlockAsValue(taken))),
+      LLVMValueAsBasicBlock(mapped(r, LLVMBasicBlockAsValue(other))));
+  LLVMDisposeBuilder(builder);
+  return true;
+}
+
+static void region_free(region *r) {
+  free(r->blocks);
+  free(r->table);
+  free(r->inside);
+  free(r->from);
+  free(r->to);
+  free(r->map);
+}
+
+/* How many loops `choose` takes with the branch of `block` made to go one
+ * way for every work-item, the larger of the two ways. */
+static unsigned chosen_if_uniform(LLVMValueRef kernel, LLVMValueRef branch,
+                                  cc_loop_chooser choose) {
+  LLVMValueRef condition = LLVMGetCondition(branch);
+  LLVMTypeRef i1 = LLVMTypeOf(condition);
+  unsigned best = 0;
+  for (int way = 0; way < 2; way++) {
+    LLVMSetCondition(branch, LLVMConstInt(i1, (unsigned long long)way, 0));
+    unsigned chosen = choose(kernel);
+    if (chosen > best) best = chosen;
+  }
+  LLVMSetCondition(branch, condition);
+  return best;
+}
+
+bool cc_version_id_guard(LLVMModuleRef module, LLVMValueRef kernel,
+                         cc_loop_chooser choose) {
+  region r = {0};
+  r.count = LLVMCountBasicBlocks(kernel);
+  r.blocks = calloc(r.count + 1, sizeof *r.blocks);
+  r.table = calloc(r.count + 1, sizeof *r.table);
+  r.inside = calloc(r.count + 1, sizeof *r.inside);
+  bool done = false;
+  if (r.blocks && r.table && r.inside) {
+    LLVMGetBasicBlocks(kernel, r.blocks);
+    for (size_t b = 0; b < r.count; b++) {
+      r.table[b] = (cc_keyed){LLVMBasicBlockAsValue(r.blocks[b]), (unsigned)b};
+    }
+    cc_keyed_sort(r.table, r.count);
+    unsigned tried = 0;
+    for (size_t b = 0; b < r.count && !done && tried < MAX_CANDIDATES; b++) {
+      LLVMValueRef branch = LLVMGetBasicBlockTerminator(r.blocks[b]);
+      int side = branch ? guard_operand(branch) : -1;
+      if (side < 0) continue;
+      tried++;
+      memset(r.inside, 0, r.count * sizeof *r.inside);
+      if (!mark_region(&r, r.blocks[b]) ||
+          chosen_if_uniform(kernel, branch, choose) == 0) {
+        continue;
+      }
+      done = version(module, r.blocks[b], side, &r);
+    }
+  }
+  region_free(&r);
+  return done;
+}
