@@ -197,18 +197,12 @@ static int guard_operand(LLVMValueRef branch) {
 /* ---- The copy ----------------------------------------------------------- */
 
 typedef struct region {
-  LLVMBasicBlockRef *blocks; /* the function's, in order */
-  size_t count;
-  cc_keyed *table;
+  cc_blocks blocks;             /* the function's */
   bool *inside;                 /* per block: copied */
   LLVMValueRef *from, *to;      /* value map, keys sorted in `map` */
   size_t mapped;
   cc_keyed *map;
 } region;
-
-static long block_index(const region *r, LLVMBasicBlockRef block) {
-  return cc_keyed_find(r->table, r->count, LLVMBasicBlockAsValue(block));
-}
 
 /* A block holding only `ret void`: shared by both copies. */
 static bool is_bare_return(LLVMBasicBlockRef block) {
@@ -220,26 +214,26 @@ static bool is_bare_return(LLVMBasicBlockRef block) {
  * it, but bare returns. False unless every marked block is entered only
  * from marked blocks and the branch block, which none reaches again. */
 static bool mark_region(region *r, LLVMBasicBlockRef branch_block) {
-  size_t *work = calloc(r->count + 1, sizeof *work), top = 0;
+  size_t *work = calloc(r->blocks.count + 1, sizeof *work), top = 0;
   if (!work) return false;
-  long origin = block_index(r, branch_block);
+  long origin = cc_block_index(&r->blocks, branch_block);
   LLVMValueRef terminator = LLVMGetBasicBlockTerminator(branch_block);
   bool ok = origin >= 0;
   for (unsigned s = 0; ok && s < 2; s++) {
-    long to = block_index(r, LLVMGetSuccessor(terminator, s));
+    long to = cc_block_index(&r->blocks, LLVMGetSuccessor(terminator, s));
     if (to < 0) ok = false;
-    else if (!r->inside[to] && !is_bare_return(r->blocks[to])) {
+    else if (!r->inside[to] && !is_bare_return(r->blocks.list[to])) {
       r->inside[to] = true;
       work[top++] = (size_t)to;
     }
   }
   while (ok && top) {
-    LLVMValueRef end = LLVMGetBasicBlockTerminator(r->blocks[work[--top]]);
-    unsigned successors = end ? LLVMGetNumSuccessors(end) : 0;
+    size_t from = work[--top];
+    unsigned successors = cc_successor_count(r->blocks.list[from]);
     for (unsigned s = 0; ok && s < successors; s++) {
-      long to = block_index(r, LLVMGetSuccessor(end, s));
+      long to = cc_successor_index(&r->blocks, from, s);
       ok = to >= 0 && to != origin;
-      if (ok && !r->inside[to] && !is_bare_return(r->blocks[to])) {
+      if (ok && !r->inside[to] && !is_bare_return(r->blocks.list[to])) {
         r->inside[to] = true;
         work[top++] = (size_t)to;
       }
@@ -247,12 +241,11 @@ static bool mark_region(region *r, LLVMBasicBlockRef branch_block) {
   }
   free(work);
   /* Entered only from inside or from the branch block. */
-  for (size_t b = 0; ok && b < r->count; b++) {
+  for (size_t b = 0; ok && b < r->blocks.count; b++) {
     if (r->inside[b] || (long)b == origin) continue;
-    LLVMValueRef end = LLVMGetBasicBlockTerminator(r->blocks[b]);
-    unsigned successors = end ? LLVMGetNumSuccessors(end) : 0;
+    unsigned successors = cc_successor_count(r->blocks.list[b]);
     for (unsigned s = 0; ok && s < successors; s++) {
-      long to = block_index(r, LLVMGetSuccessor(end, s));
+      long to = cc_successor_index(&r->blocks, b, s);
       ok = to < 0 || !r->inside[to];
     }
   }
@@ -273,7 +266,7 @@ static bool used_only_inside(const region *r, LLVMValueRef value) {
   for (LLVMUseRef use = LLVMGetFirstUse(value); use; use = LLVMGetNextUse(use)) {
     LLVMValueRef user = LLVMGetUser(use);
     long b = LLVMIsAInstruction(user)
-                 ? block_index(r, LLVMGetInstructionParent(user))
+                 ? cc_block_index(&r->blocks, LLVMGetInstructionParent(user))
                  : -1;
     if (b < 0 || !r->inside[b]) return false;
   }
@@ -284,10 +277,10 @@ static bool used_only_inside(const region *r, LLVMValueRef value) {
  * the entry block's slots. */
 static bool reserve_map(region *r, LLVMValueRef function) {
   size_t values = 1;
-  for (size_t b = 0; b < r->count; b++) {
+  for (size_t b = 0; b < r->blocks.count; b++) {
     if (!r->inside[b]) continue;
     values++;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(r->blocks[b]); i;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(r->blocks.list[b]); i;
          i = LLVMGetNextInstruction(i)) {
       values++;
     }
@@ -321,12 +314,12 @@ static void copy_region(region *r, LLVMBasicBlockRef origin,
     LLVMSetAlignment(twin, LLVMGetAlignment(i));
     map_add(r, i, twin);
   }
-  for (size_t b = 0; b < r->count; b++) {
+  for (size_t b = 0; b < r->blocks.count; b++) {
     if (!r->inside[b]) continue;
     LLVMBasicBlockRef copy = LLVMAppendBasicBlockInContext(context, function, "");
-    map_add(r, LLVMBasicBlockAsValue(r->blocks[b]), LLVMBasicBlockAsValue(copy));
+    map_add(r, LLVMBasicBlockAsValue(r->blocks.list[b]), LLVMBasicBlockAsValue(copy));
     LLVMPositionBuilderAtEnd(builder, copy);
-    for (LLVMValueRef i = LLVMGetFirstInstruction(r->blocks[b]); i;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(r->blocks.list[b]); i;
          i = LLVMGetNextInstruction(i)) {
       LLVMValueRef twin;
       if (LLVMIsAPHINode(i)) {
@@ -451,8 +444,7 @@ static bool version(LLVMModuleRef module, LLVMBasicBlockRef block, int side,
 }
 
 static void region_free(region *r) {
-  free(r->blocks);
-  free(r->table);
+  cc_blocks_free(&r->blocks);
   free(r->inside);
   free(r->from);
   free(r->to);
@@ -478,29 +470,22 @@ static unsigned chosen_if_uniform(LLVMValueRef kernel, LLVMValueRef branch,
 bool cc_version_id_guard(LLVMModuleRef module, LLVMValueRef kernel,
                          cc_loop_chooser choose) {
   region r = {0};
-  r.count = LLVMCountBasicBlocks(kernel);
-  r.blocks = calloc(r.count + 1, sizeof *r.blocks);
-  r.table = calloc(r.count + 1, sizeof *r.table);
-  r.inside = calloc(r.count + 1, sizeof *r.inside);
   bool done = false;
-  if (r.blocks && r.table && r.inside) {
-    LLVMGetBasicBlocks(kernel, r.blocks);
-    for (size_t b = 0; b < r.count; b++) {
-      r.table[b] = (cc_keyed){LLVMBasicBlockAsValue(r.blocks[b]), (unsigned)b};
-    }
-    cc_keyed_sort(r.table, r.count);
+  if (cc_blocks_init(&r.blocks, kernel) &&
+      (r.inside = calloc(r.blocks.count + 1, sizeof *r.inside))) {
     unsigned tried = 0;
-    for (size_t b = 0; b < r.count && !done && tried < MAX_CANDIDATES; b++) {
-      LLVMValueRef branch = LLVMGetBasicBlockTerminator(r.blocks[b]);
+    for (size_t b = 0; b < r.blocks.count && !done && tried < MAX_CANDIDATES;
+         b++) {
+      LLVMValueRef branch = LLVMGetBasicBlockTerminator(r.blocks.list[b]);
       int side = branch ? guard_operand(branch) : -1;
       if (side < 0) continue;
       tried++;
-      memset(r.inside, 0, r.count * sizeof *r.inside);
-      if (!mark_region(&r, r.blocks[b]) ||
+      memset(r.inside, 0, r.blocks.count * sizeof *r.inside);
+      if (!mark_region(&r, r.blocks.list[b]) ||
           chosen_if_uniform(kernel, branch, choose) == 0) {
         continue;
       }
-      done = version(module, r.blocks[b], side, &r);
+      done = version(module, r.blocks.list[b], side, &r);
     }
   }
   region_free(&r);

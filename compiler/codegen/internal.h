@@ -208,6 +208,22 @@ typedef struct cc_keyed {
 void cc_keyed_sort(cc_keyed *table, size_t count);
 long cc_keyed_find(const cc_keyed *table, size_t count, LLVMValueRef key);
 
+/* A function's blocks in order (`list`) and a table finding a block's
+ * position in it (blocks.c). cc_blocks_free also after a failed init. */
+typedef struct cc_blocks {
+  LLVMBasicBlockRef *list;
+  size_t count;
+  cc_keyed *table;
+} cc_blocks;
+bool cc_blocks_init(cc_blocks *blocks, LLVMValueRef function);
+void cc_blocks_free(cc_blocks *blocks);
+/* The block's position, or -1 when it is not the function's. */
+long cc_block_index(const cc_blocks *blocks, LLVMBasicBlockRef block);
+/* A block's successors: how many (0 without a terminator), and the
+ * position of block b's successor s. */
+unsigned cc_successor_count(LLVMBasicBlockRef block);
+long cc_successor_index(const cc_blocks *blocks, size_t b, unsigned s);
+
 /* Sets uniform[a] for the `slots` (allocas; only plain ones, used by whole
  * loads and stores, can be) whose every store writes the same value in
  * every work-item and is reached by all work-items or none: no branch on

@@ -47,24 +47,19 @@ bool cc_slot_liveness(LLVMValueRef function, const LLVMValueRef *slots,
                       unsigned slot_count, const LLVMBasicBlockRef *queries,
                       unsigned query_count, uint64_t *live) {
   size_t words = (slot_count + 63) / 64;
-  size_t block_count = LLVMCountBasicBlocks(function);
-  LLVMBasicBlockRef *blocks = calloc(block_count + 1, sizeof *blocks);
-  keyed *block_table = calloc(block_count + 1, sizeof *block_table);
+  cc_blocks blocks;
+  bool ok = cc_blocks_init(&blocks, function);
+  size_t block_count = blocks.count;
   keyed *slot_table = calloc(slot_count + 1, sizeof *slot_table);
   uint64_t *bits = calloc(3 * block_count * words + 1, sizeof *bits);
-  bool ok = blocks && block_table && slot_table && bits;
+  ok = ok && slot_table && bits;
   if (ok) {
-    LLVMGetBasicBlocks(function, blocks);
-    for (size_t b = 0; b < block_count; b++) {
-      block_table[b] = (keyed){LLVMBasicBlockAsValue(blocks[b]), (unsigned)b};
-    }
-    cc_keyed_sort(block_table, block_count);
     for (unsigned a = 0; a < slot_count; a++) slot_table[a] = (keyed){slots[a], a};
     cc_keyed_sort(slot_table, slot_count);
     uint64_t *gen = bits, *kill = bits + block_count * words,
              *in = bits + 2 * block_count * words;
     for (size_t b = 0; b < block_count; b++) {
-      scan_block(blocks[b], slot_table, slot_count, gen + b * words,
+      scan_block(blocks.list[b], slot_table, slot_count, gen + b * words,
                  kill + b * words);
       memcpy(in + b * words, gen + b * words, words * sizeof *in);
     }
@@ -73,11 +68,9 @@ bool cc_slot_liveness(LLVMValueRef function, const LLVMValueRef *slots,
     for (bool changed = true; changed;) {
       changed = false;
       for (size_t b = block_count; b-- > 0;) {
-        LLVMValueRef terminator = LLVMGetBasicBlockTerminator(blocks[b]);
-        unsigned successors = terminator ? LLVMGetNumSuccessors(terminator) : 0;
+        unsigned successors = cc_successor_count(blocks.list[b]);
         for (unsigned s = 0; s < successors; s++) {
-          long to = cc_keyed_find(block_table, block_count,
-                         LLVMBasicBlockAsValue(LLVMGetSuccessor(terminator, s)));
+          long to = cc_successor_index(&blocks, b, s);
           if (to < 0) continue;
           for (size_t w = 0; w < words; w++) {
             uint64_t next = in[b * words + w] |
@@ -91,7 +84,7 @@ bool cc_slot_liveness(LLVMValueRef function, const LLVMValueRef *slots,
       }
     }
     for (unsigned q = 0; q < query_count; q++) {
-      long b = cc_keyed_find(block_table, block_count, LLVMBasicBlockAsValue(queries[q]));
+      long b = cc_block_index(&blocks, queries[q]);
       if (b < 0) {
         memset(live + q * words, 0xff, words * sizeof *live);
       } else {
@@ -99,8 +92,7 @@ bool cc_slot_liveness(LLVMValueRef function, const LLVMValueRef *slots,
       }
     }
   }
-  free(blocks);
-  free(block_table);
+  cc_blocks_free(&blocks);
   free(slot_table);
   free(bits);
   return ok;

@@ -24,89 +24,68 @@
 /* Below this many work-items in x the region loops hardly vectorize. */
 #define MIN_LOCAL_X 8
 
+/* The blocks, with their predecessors in compressed rows: block b's are
+ * preds[pred_start[b] .. pred_start[b + 1]). */
 typedef struct cfg {
-  LLVMBasicBlockRef *blocks;
-  size_t count;
-  cc_keyed *table;
-  unsigned *pred_start, *preds; /* predecessors, compressed rows */
+  cc_blocks blocks;
+  unsigned *pred_start, *preds;
 } cfg;
 
-static long index_of(const cfg *g, LLVMBasicBlockRef block) {
-  return cc_keyed_find(g->table, g->count, LLVMBasicBlockAsValue(block));
-}
-
-static unsigned successor_count(LLVMBasicBlockRef block) {
-  LLVMValueRef terminator = LLVMGetBasicBlockTerminator(block);
-  return terminator ? LLVMGetNumSuccessors(terminator) : 0;
-}
-
-static long successor(const cfg *g, size_t b, unsigned s) {
-  return index_of(g, LLVMGetSuccessor(
-                         LLVMGetBasicBlockTerminator(g->blocks[b]), s));
-}
-
 static void cfg_free(cfg *g) {
-  free(g->blocks);
-  free(g->table);
+  cc_blocks_free(&g->blocks);
   free(g->pred_start);
   free(g->preds);
 }
 
 static bool cfg_build(LLVMValueRef function, cfg *g) {
   memset(g, 0, sizeof *g);
-  g->count = LLVMCountBasicBlocks(function);
-  size_t edges = 0;
-  g->blocks = calloc(g->count + 1, sizeof *g->blocks);
-  g->table = calloc(g->count + 1, sizeof *g->table);
-  g->pred_start = calloc(g->count + 2, sizeof *g->pred_start);
-  if (!g->blocks || !g->table || !g->pred_start) return false;
-  LLVMGetBasicBlocks(function, g->blocks);
-  for (size_t b = 0; b < g->count; b++) {
-    g->table[b] = (cc_keyed){LLVMBasicBlockAsValue(g->blocks[b]), (unsigned)b};
-    edges += successor_count(g->blocks[b]);
+  if (!cc_blocks_init(&g->blocks, function)) return false;
+  size_t count = g->blocks.count, edges = 0;
+  g->pred_start = calloc(count + 2, sizeof *g->pred_start);
+  if (!g->pred_start) return false;
+  for (size_t b = 0; b < count; b++) {
+    edges += cc_successor_count(g->blocks.list[b]);
   }
-  cc_keyed_sort(g->table, g->count);
   g->preds = calloc(edges + 1, sizeof *g->preds);
   if (!g->preds) return false;
-  for (size_t b = 0; b < g->count; b++) {
-    for (unsigned s = 0; s < successor_count(g->blocks[b]); s++) {
-      long to = successor(g, b, s);
+  for (size_t b = 0; b < count; b++) {
+    for (unsigned s = 0; s < cc_successor_count(g->blocks.list[b]); s++) {
+      long to = cc_successor_index(&g->blocks, b, s);
       if (to >= 0) g->pred_start[to + 2]++;
     }
   }
-  for (size_t b = 0; b < g->count; b++) {
+  for (size_t b = 0; b < count; b++) {
     g->pred_start[b + 2] += g->pred_start[b + 1];
   }
-  for (size_t b = 0; b < g->count; b++) {
-    for (unsigned s = 0; s < successor_count(g->blocks[b]); s++) {
-      long to = successor(g, b, s);
+  for (size_t b = 0; b < count; b++) {
+    for (unsigned s = 0; s < cc_successor_count(g->blocks.list[b]); s++) {
+      long to = cc_successor_index(&g->blocks, b, s);
       if (to >= 0) g->preds[g->pred_start[to + 1]++] = (unsigned)b;
     }
   }
-  return true; /* block b's predecessors: preds[pred_start[b] ..
-                  pred_start[b + 1]) */
+  return true;
 }
 
 /* Depth-first from the entry: back[b] when an edge into b comes from a
  * block still on the search's stack (a loop header). */
 static bool find_headers(const cfg *g, bool *header) {
-  unsigned char *state = calloc(g->count + 1, 1); /* 0 new, 1 open, 2 done */
-  size_t *stack = calloc(g->count + 1, sizeof *stack);
-  unsigned *next = calloc(g->count + 1, sizeof *next);
+  unsigned char *state = calloc(g->blocks.count + 1, 1); /* 0 new, 1 open, 2 done */
+  size_t *stack = calloc(g->blocks.count + 1, sizeof *stack);
+  unsigned *next = calloc(g->blocks.count + 1, sizeof *next);
   bool ok = state && stack && next;
   size_t depth = 0;
-  if (ok && g->count) {
+  if (ok && g->blocks.count) {
     stack[depth++] = 0;
     state[0] = 1;
   }
   while (ok && depth) {
     size_t b = stack[depth - 1];
-    if (next[b] == successor_count(g->blocks[b])) {
+    if (next[b] == cc_successor_count(g->blocks.list[b])) {
       state[b] = 2;
       depth--;
       continue;
     }
-    long to = successor(g, b, next[b]++);
+    long to = cc_successor_index(&g->blocks, b, next[b]++);
     if (to < 0) continue;
     if (state[to] == 1) header[to] = true;
     if (state[to] == 0) {
@@ -124,15 +103,15 @@ static bool find_headers(const cfg *g, bool *header) {
  * `header`. */
 static void reach_around(const cfg *g, size_t header, bool *outside,
                          unsigned *work) {
-  memset(outside, 0, g->count * sizeof *outside);
+  memset(outside, 0, g->blocks.count * sizeof *outside);
   if (header == 0) return;
   size_t top = 0;
   outside[0] = true;
   work[top++] = 0;
   while (top) {
     unsigned b = work[--top];
-    for (unsigned s = 0; s < successor_count(g->blocks[b]); s++) {
-      long to = successor(g, b, s);
+    for (unsigned s = 0; s < cc_successor_count(g->blocks.list[b]); s++) {
+      long to = cc_successor_index(&g->blocks, b, s);
       if (to >= 0 && (size_t)to != header && !outside[to]) {
         outside[to] = true;
         work[top++] = (unsigned)to;
@@ -146,7 +125,7 @@ static void reach_around(const cfg *g, size_t header, bool *outside,
  * if the loop has another way in than its header. */
 static bool loop_blocks(const cfg *g, size_t header, const bool *outside,
                         bool *in_loop, unsigned *work) {
-  memset(in_loop, 0, g->count * sizeof *in_loop);
+  memset(in_loop, 0, g->blocks.count * sizeof *in_loop);
   in_loop[header] = true;
   size_t top = 0;
   for (unsigned p = g->pred_start[header]; p < g->pred_start[header + 1];
@@ -167,7 +146,7 @@ static bool loop_blocks(const cfg *g, size_t header, const bool *outside,
       }
     }
   }
-  for (size_t b = 0; b < g->count; b++) {
+  for (size_t b = 0; b < g->blocks.count; b++) {
     if (in_loop[b] && outside[b]) return false;
   }
   return true;
@@ -206,16 +185,16 @@ static bool from_arguments(LLVMValueRef value, unsigned depth) {
 
 /* Whether one of the loop's exits tests a value from the arguments. */
 static bool bounded_by_arguments(const cfg *g, const bool *in_loop) {
-  for (size_t b = 0; b < g->count; b++) {
+  for (size_t b = 0; b < g->blocks.count; b++) {
     if (!in_loop[b]) continue;
-    LLVMValueRef terminator = LLVMGetBasicBlockTerminator(g->blocks[b]);
+    LLVMValueRef terminator = LLVMGetBasicBlockTerminator(g->blocks.list[b]);
     if (!terminator || !LLVMIsABranchInst(terminator) ||
         !LLVMIsConditional(terminator)) {
       continue;
     }
     bool exits = false;
     for (unsigned s = 0; s < 2; s++) {
-      long to = successor(g, b, s);
+      long to = cc_successor_index(&g->blocks, b, s);
       exits |= to < 0 || !in_loop[to];
     }
     if (exits && from_arguments(LLVMGetCondition(terminator), 0)) return true;
@@ -242,7 +221,7 @@ static bool is_floating(LLVMTypeRef type) {
 static bool carries_floating(const cfg *g, size_t header, const bool *in_loop,
                              const LLVMValueRef *slots, unsigned slot_count,
                              uint64_t *live) {
-  LLVMBasicBlockRef query = g->blocks[header];
+  LLVMBasicBlockRef query = g->blocks.list[header];
   if (!cc_slot_liveness(LLVMGetBasicBlockParent(query), slots, slot_count,
                         &query, 1, live)) {
     return false;
@@ -256,7 +235,7 @@ static bool carries_floating(const cfg *g, size_t header, const bool *in_loop,
          use = LLVMGetNextUse(use)) {
       LLVMValueRef store = LLVMGetUser(use);
       if (!LLVMIsAStoreInst(store)) continue;
-      long b = index_of(g, LLVMGetInstructionParent(store));
+      long b = cc_block_index(&g->blocks, LLVMGetInstructionParent(store));
       if (b >= 0 && in_loop[b]) return true;
     }
   }
@@ -266,7 +245,7 @@ static bool carries_floating(const cfg *g, size_t header, const bool *in_loop,
 /* Whether the loop holds the header of another loop. */
 static bool has_inner_loop(const cfg *g, size_t header, const bool *in_loop,
                            const bool *is_header) {
-  for (size_t b = 0; b < g->count; b++) {
+  for (size_t b = 0; b < g->blocks.count; b++) {
     if (b != header && in_loop[b] && is_header[b]) return true;
   }
   return false;
@@ -311,7 +290,7 @@ static unsigned choose_loops(LLVMValueRef kernel, LLVMBasicBlockRef *headers) {
   LLVMValueRef *slots = calloc(slot_count + 1, sizeof *slots);
   bool *uniform = calloc(slot_count + 1, sizeof *uniform);
   bool ok = cfg_build(kernel, &g) && slots && uniform;
-  size_t count = g.count;
+  size_t count = g.blocks.count;
   bool *partial = calloc(count + 1, sizeof *partial);
   bool *is_header = calloc(count + 1, sizeof *is_header);
   bool *in_loop = calloc(count + 1, sizeof *in_loop);
@@ -335,7 +314,7 @@ static unsigned choose_loops(LLVMValueRef kernel, LLVMBasicBlockRef *headers) {
         !has_inner_loop(&g, h, in_loop, is_header) &&
         bounded_by_arguments(&g, in_loop) &&
         carries_floating(&g, h, in_loop, slots, slot_count, live)) {
-      if (headers) headers[chosen] = g.blocks[h];
+      if (headers) headers[chosen] = g.blocks.list[h];
       chosen++;
     }
   }

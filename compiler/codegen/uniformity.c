@@ -90,27 +90,23 @@ static bool bit(const uint64_t *set, size_t i) {
 }
 
 /* Post-dominator sets, one bit row of `words` per block. */
-static void post_dominators(LLVMBasicBlockRef *blocks, size_t count,
-                            const cc_keyed *table, size_t words,
+static void post_dominators(const cc_blocks *blocks, size_t words,
                             uint64_t *pdom) {
+  size_t count = blocks->count;
   for (size_t b = 0; b < count; b++) {
-    LLVMValueRef terminator = LLVMGetBasicBlockTerminator(blocks[b]);
-    bool exit = !terminator || LLVMGetNumSuccessors(terminator) == 0;
+    bool exit = cc_successor_count(blocks->list[b]) == 0;
     memset(pdom + b * words, exit ? 0 : 0xff, words * sizeof *pdom);
     pdom[b * words + b / 64] |= 1ull << (b % 64);
   }
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t b = count; b-- > 0;) {
-      LLVMValueRef terminator = LLVMGetBasicBlockTerminator(blocks[b]);
-      unsigned successors = terminator ? LLVMGetNumSuccessors(terminator) : 0;
+      unsigned successors = cc_successor_count(blocks->list[b]);
       if (successors == 0) continue;
       for (size_t w = 0; w < words; w++) {
         uint64_t meet = ~0ull;
         for (unsigned s = 0; s < successors; s++) {
-          long to = cc_keyed_find(
-              table, count,
-              LLVMBasicBlockAsValue(LLVMGetSuccessor(terminator, s)));
+          long to = cc_successor_index(blocks, b, s);
           if (to >= 0) meet &= pdom[(size_t)to * words + w];
         }
         if (w == b / 64) meet |= 1ull << (b % 64);
@@ -133,15 +129,12 @@ static LLVMValueRef branch_condition(LLVMBasicBlockRef block) {
 }
 
 /* Whether block s runs or not depending on block a's branch. */
-static bool control_dependent(LLVMBasicBlockRef *blocks, const cc_keyed *table,
-                              size_t count, size_t words, const uint64_t *pdom,
-                              size_t s, size_t a) {
-  LLVMValueRef terminator = LLVMGetBasicBlockTerminator(blocks[a]);
+static bool control_dependent(const cc_blocks *blocks, size_t words,
+                              const uint64_t *pdom, size_t s, size_t a) {
   if (bit(pdom + a * words, s) && s != a) return false;
-  unsigned successors = LLVMGetNumSuccessors(terminator);
+  unsigned successors = cc_successor_count(blocks->list[a]);
   for (unsigned i = 0; i < successors; i++) {
-    long to = cc_keyed_find(
-        table, count, LLVMBasicBlockAsValue(LLVMGetSuccessor(terminator, i)));
+    long to = cc_successor_index(blocks, a, i);
     if (to >= 0 && bit(pdom + (size_t)to * words, s)) return true;
   }
   return false;
@@ -150,9 +143,10 @@ static bool control_dependent(LLVMBasicBlockRef *blocks, const cc_keyed *table,
 /* Marks partial the blocks that a branch of a partial block or a branch on
  * a non-uniform value (`divergent`) decides whether to run, until none is
  * left. */
-static void mark_partial(LLVMBasicBlockRef *blocks, const cc_keyed *table,
-                         size_t count, size_t words, const uint64_t *pdom,
-                         const bool *divergent, bool *partial) {
+static void mark_partial(const cc_blocks *blocks, size_t words,
+                         const uint64_t *pdom, const bool *divergent,
+                         bool *partial) {
+  size_t count = blocks->count;
   memset(partial, 0, count * sizeof *partial);
   for (bool changed = true; changed;) {
     changed = false;
@@ -160,7 +154,7 @@ static void mark_partial(LLVMBasicBlockRef *blocks, const cc_keyed *table,
       if (!divergent[d] && !partial[d]) continue;
       for (size_t b = 0; b < count; b++) {
         if (!partial[b] &&
-            control_dependent(blocks, table, count, words, pdom, b, d)) {
+            control_dependent(blocks, words, pdom, b, d)) {
           partial[b] = true;
           changed = true;
         }
@@ -173,7 +167,9 @@ static void mark_partial(LLVMBasicBlockRef *blocks, const cc_keyed *table,
 static bool analyze(LLVMValueRef function, unsigned arg_count,
                     const LLVMValueRef *slots, const bool *plain,
                     unsigned slot_count, bool *uniform, bool *partial_out) {
-  size_t count = LLVMCountBasicBlocks(function), words = (count + 63) / 64;
+  cc_blocks blocks;
+  bool ok = cc_blocks_init(&blocks, function);
+  size_t count = blocks.count, words = (count + 63) / 64;
   size_t instructions = 0;
   for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
        block = LLVMGetNextBasicBlock(block)) {
@@ -185,22 +181,15 @@ static bool analyze(LLVMValueRef function, unsigned arg_count,
   uniformity u = {function, arg_count, LLVMCountParams(function), NULL,
                   slot_count, uniform, NULL, NULL, 16};
   while (u.cache_size < 2 * instructions + 16) u.cache_size *= 2;
-  LLVMBasicBlockRef *blocks = calloc(count + 1, sizeof *blocks);
-  cc_keyed *table = calloc(count + 1, sizeof *table);
   uint64_t *pdom = calloc(count * words + 1, sizeof *pdom);
   bool *divergent = calloc(count + 1, sizeof *divergent);
   bool *partial = calloc(count + 1, sizeof *partial);
   u.slot_table = calloc(slot_count + 1, sizeof *u.slot_table);
   u.cache_keys = calloc(u.cache_size, sizeof *u.cache_keys);
   u.cache_values = calloc(u.cache_size, sizeof *u.cache_values);
-  bool ok = blocks && table && pdom && divergent && partial && u.slot_table &&
-            u.cache_keys && u.cache_values;
+  ok = ok && pdom && divergent && partial && u.slot_table && u.cache_keys &&
+       u.cache_values;
   if (ok) {
-    LLVMGetBasicBlocks(function, blocks);
-    for (size_t b = 0; b < count; b++) {
-      table[b] = (cc_keyed){LLVMBasicBlockAsValue(blocks[b]), (unsigned)b};
-    }
-    cc_keyed_sort(table, count);
     unsigned plain_count = 0;
     for (unsigned a = 0; a < slot_count; a++) {
       uniform[a] = plain[a];
@@ -208,24 +197,23 @@ static bool analyze(LLVMValueRef function, unsigned arg_count,
     }
     u.slot_count = plain_count;
     cc_keyed_sort(u.slot_table, plain_count);
-    post_dominators(blocks, count, table, words, pdom);
+    post_dominators(&blocks, words, pdom);
   }
   for (bool changed = ok; changed;) {
     changed = false;
     memset(u.cache_keys, 0, u.cache_size * sizeof *u.cache_keys);
     for (size_t b = 0; b < count; b++) {
-      LLVMValueRef condition = branch_condition(blocks[b]);
+      LLVMValueRef condition = branch_condition(blocks.list[b]);
       divergent[b] = condition && !value_is_uniform(&u, condition, 0);
     }
-    mark_partial(blocks, table, count, words, pdom, divergent, partial);
+    mark_partial(&blocks, words, pdom, divergent, partial);
     for (unsigned a = 0; a < slot_count; a++) {
       if (!uniform[a]) continue;
       for (LLVMUseRef use = LLVMGetFirstUse(slots[a]); use && uniform[a];
            use = LLVMGetNextUse(use)) {
         LLVMValueRef store = LLVMGetUser(use);
         if (!LLVMIsAStoreInst(store)) continue;
-        long s = cc_keyed_find(
-            table, count, LLVMBasicBlockAsValue(LLVMGetInstructionParent(store)));
+        long s = cc_block_index(&blocks, LLVMGetInstructionParent(store));
         if (s < 0 || partial[s] ||
             !value_is_uniform(&u, LLVMGetOperand(store, 0), 0)) {
           uniform[a] = false;
@@ -236,8 +224,7 @@ static bool analyze(LLVMValueRef function, unsigned arg_count,
   }
   if (!ok) memset(uniform, 0, slot_count * sizeof *uniform);
   if (ok && partial_out) memcpy(partial_out, partial, count * sizeof *partial);
-  free(blocks);
-  free(table);
+  cc_blocks_free(&blocks);
   free(pdom);
   free(divergent);
   free(partial);
