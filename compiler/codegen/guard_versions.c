@@ -14,7 +14,9 @@
  * at both ends. The branch block then tests that and goes either to the
  * original code or to the copy, where the branch tests the last id's
  * outcome: a value the same in every work-item, so the copy is not
- * partial and its loops can run in step. */
+ * partial and its loops can run in step. Guards inside the copied code
+ * (the second test of `row < rows && col < cols`) join the first: the
+ * copy is taken when each agrees, and branches on each one's outcome. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +24,7 @@
 
 #define MAX_DEPTH 16
 #define MAX_CANDIDATES 4
+#define MAX_GUARDS 3
 
 static const char group_id_name[] = "_Z12get_group_idj";
 static const char local_size_name[] = "_Z14get_local_sizej";
@@ -133,6 +136,29 @@ static LLVMValueRef query(LLVMBuilderRef builder, LLVMModuleRef module,
   return LLVMBuildCall2(builder, type, function, &dimension, 1, "");
 }
 
+/* The invariant `value` (invariant() holds) at the builder's position,
+ * which the entry block dominates: what is defined elsewhere is computed
+ * again there (a guard's bound may be loaded in its own block). */
+static LLVMValueRef materialize(LLVMBuilderRef builder, LLVMValueRef value) {
+  if (!LLVMIsAInstruction(value)) return value;
+  LLVMValueRef function = LLVMGetBasicBlockParent(LLVMGetInstructionParent(value));
+  if (LLVMGetInstructionParent(value) == LLVMGetEntryBasicBlock(function)) {
+    return value;
+  }
+  if (LLVMIsALoadInst(value)) {
+    return materialize(builder, entry_stored_value(value));
+  }
+  LLVMValueRef copy = LLVMInstructionClone(value);
+  int count = LLVMIsACallInst(value) ? (int)LLVMGetNumArgOperands(value)
+                                     : LLVMGetNumOperands(value);
+  for (int o = 0; o < count; o++) {
+    LLVMSetOperand(copy, (unsigned)o,
+                   materialize(builder, LLVMGetOperand(value, (unsigned)o)));
+  }
+  LLVMInsertIntoBuilder(builder, copy);
+  return copy;
+}
+
 /* The chain `value` (id_chain holds) computed again with `id` for the
  * work-item's global id. */
 static LLVMValueRef rebuild(LLVMBuilderRef builder, LLVMValueRef value,
@@ -150,8 +176,11 @@ static LLVMValueRef rebuild(LLVMBuilderRef builder, LLVMValueRef value,
   LLVMValueRef b = LLVMGetOperand(value, 1);
   bool chain_first = id_chain(a, 2, 0) && invariant(b, 0);
   return LLVMBuildBinOp(builder, opcode,
-                        chain_first ? rebuild(builder, a, id) : a,
-                        chain_first ? b : rebuild(builder, b, id), "");
+                        chain_first ? rebuild(builder, a, id)
+                                    : materialize(builder, a),
+                        chain_first ? materialize(builder, b)
+                                    : rebuild(builder, b, id),
+                        "");
 }
 
 /* The dimension of the global id in a chain. */
@@ -381,7 +410,8 @@ static LLVMValueRef group_agrees(LLVMBuilderRef builder, LLVMModuleRef module,
                                  LLVMValueRef compare, int side,
                                  LLVMValueRef *last_outcome) {
   LLVMValueRef chain = LLVMGetOperand(compare, (unsigned)side);
-  LLVMValueRef other = LLVMGetOperand(compare, (unsigned)!side);
+  LLVMValueRef other =
+      materialize(builder, LLVMGetOperand(compare, (unsigned)!side));
   LLVMValueRef dimension = chain_dimension(chain);
   LLVMValueRef size = query(builder, module, local_size_name, dimension);
   LLVMValueRef first = LLVMBuildAdd(
@@ -409,11 +439,23 @@ static LLVMValueRef group_agrees(LLVMBuilderRef builder, LLVMModuleRef module,
       LLVMBuildICmp(builder, LLVMIntEQ, first_outcome, *last_outcome, ""), "");
 }
 
-static bool version(LLVMModuleRef module, LLVMBasicBlockRef block, int side,
-                    region *r) {
+/* Guard branches versioned together: the first ends the block whose
+ * successors start the copied region, the others are inside it
+ * (`if (row < rows && col < cols)` branches twice). */
+typedef struct guards {
+  LLVMValueRef branch[MAX_GUARDS];
+  int side[MAX_GUARDS];
+  unsigned count;
+} guards;
+
+/* Copies the region after the first guard's block; the block goes to
+ * the copy when every guard compares alike in the whole group, and in
+ * the copy each guard branches on the group's common outcome. */
+static bool version(LLVMModuleRef module, const guards *g, region *r) {
+  LLVMValueRef branch = g->branch[0];
+  LLVMBasicBlockRef block = LLVMGetInstructionParent(branch);
   LLVMValueRef function = LLVMGetBasicBlockParent(block);
   LLVMContextRef context = LLVMGetModuleContext(module);
-  LLVMValueRef branch = LLVMGetBasicBlockTerminator(block);
   LLVMValueRef compare = LLVMGetCondition(branch);
   LLVMBasicBlockRef taken = LLVMGetSuccessor(branch, 0);
   LLVMBasicBlockRef other = LLVMGetSuccessor(branch, 1);
@@ -429,14 +471,21 @@ static bool version(LLVMModuleRef module, LLVMBasicBlockRef block, int side,
   rename_predecessor(builder, taken, block, original);
   rename_predecessor(builder, other, block, original);
   LLVMPositionBuilderBefore(builder, branch);
-  LLVMValueRef last_outcome = NULL;
-  LLVMValueRef agrees =
-      group_agrees(builder, module, compare, side, &last_outcome);
+  LLVMValueRef last_outcome[MAX_GUARDS], agrees = NULL;
+  for (unsigned i = 0; i < g->count; i++) {
+    LLVMValueRef agree =
+        group_agrees(builder, module, LLVMGetCondition(g->branch[i]),
+                     g->side[i], &last_outcome[i]);
+    agrees = agrees ? LLVMBuildAnd(builder, agrees, agree, "") : agree;
+  }
   LLVMBuildCondBr(builder, agrees, in_step, original);
   LLVMInstructionEraseFromParent(branch);
+  for (unsigned i = 1; i < g->count; i++) {
+    LLVMSetCondition(mapped(r, g->branch[i]), last_outcome[i]);
+  }
   LLVMPositionBuilderAtEnd(builder, in_step);
   LLVMBuildCondBr(
-      builder, last_outcome,
+      builder, last_outcome[0],
       LLVMValueAsBasicBlock(mapped(r, LLVMBasicBlockAsValue(taken))),
       LLVMValueAsBasicBlock(mapped(r, LLVMBasicBlockAsValue(other))));
   LLVMDisposeBuilder(builder);
@@ -451,20 +500,42 @@ static void region_free(region *r) {
   free(r->map);
 }
 
-/* How many loops `choose` takes with the branch of `block` made to go one
- * way for every work-item, the larger of the two ways. */
-static unsigned chosen_if_uniform(LLVMValueRef kernel, LLVMValueRef branch,
+/* How many loops `choose` takes with the guards' branches made to go one
+ * way for every work-item: the most over their combinations of ways. */
+static unsigned chosen_if_uniform(LLVMValueRef kernel, const guards *g,
                                   cc_loop_chooser choose) {
-  LLVMValueRef condition = LLVMGetCondition(branch);
-  LLVMTypeRef i1 = LLVMTypeOf(condition);
+  LLVMValueRef condition[MAX_GUARDS];
+  for (unsigned i = 0; i < g->count; i++) {
+    condition[i] = LLVMGetCondition(g->branch[i]);
+  }
+  LLVMTypeRef i1 = LLVMTypeOf(LLVMGetCondition(g->branch[0]));
   unsigned best = 0;
-  for (int way = 0; way < 2; way++) {
-    LLVMSetCondition(branch, LLVMConstInt(i1, (unsigned long long)way, 0));
+  for (unsigned ways = 0; ways < 1u << g->count; ways++) {
+    for (unsigned i = 0; i < g->count; i++) {
+      LLVMSetCondition(g->branch[i], LLVMConstInt(i1, (ways >> i) & 1, 0));
+    }
     unsigned chosen = choose(kernel);
     if (chosen > best) best = chosen;
   }
-  LLVMSetCondition(branch, condition);
+  for (unsigned i = 0; i < g->count; i++) {
+    LLVMSetCondition(g->branch[i], condition[i]);
+  }
   return best;
+}
+
+/* The guard ending block b, then those inside its marked region. */
+static void collect_guards(const region *r, size_t b, int side, guards *g) {
+  g->branch[0] = LLVMGetBasicBlockTerminator(r->blocks.list[b]);
+  g->side[0] = side;
+  g->count = 1;
+  for (size_t i = 0; i < r->blocks.count && g->count < MAX_GUARDS; i++) {
+    if (!r->inside[i]) continue;
+    LLVMValueRef branch = LLVMGetBasicBlockTerminator(r->blocks.list[i]);
+    int inner = branch ? guard_operand(branch) : -1;
+    if (inner < 0) continue;
+    g->branch[g->count] = branch;
+    g->side[g->count++] = inner;
+  }
 }
 
 bool cc_version_id_guard(LLVMModuleRef module, LLVMValueRef kernel,
@@ -481,11 +552,11 @@ bool cc_version_id_guard(LLVMModuleRef module, LLVMValueRef kernel,
       if (side < 0) continue;
       tried++;
       memset(r.inside, 0, r.blocks.count * sizeof *r.inside);
-      if (!mark_region(&r, r.blocks.list[b]) ||
-          chosen_if_uniform(kernel, branch, choose) == 0) {
-        continue;
-      }
-      done = version(module, r.blocks.list[b], side, &r);
+      if (!mark_region(&r, r.blocks.list[b])) continue;
+      guards g;
+      collect_guards(&r, b, side, &g);
+      if (chosen_if_uniform(kernel, &g, choose) == 0) continue;
+      done = version(module, &g, &r);
     }
   }
   region_free(&r);

@@ -460,6 +460,19 @@ static const char sgemm_naive_source[] =
     "  c[row * n + col] = sum;\n"
     "}\n";
 
+/* The same with the size rounded up to whole work-groups, as host code
+ * does for any n: items past the matrix's edge do nothing. */
+static const char sgemm_bounded_source[] =
+    "kernel void sgemm_bounded(global const float *a, global const float *b,\n"
+    "                          global float *c, int n) {\n"
+    "  int col = get_global_id(0), row = get_global_id(1);\n"
+    "  if (row < n && col < n) {\n"
+    "    float sum = 0.0f;\n"
+    "    for (int k = 0; k < n; k++) sum += a[row * n + k] * b[k * n + col];\n"
+    "    c[row * n + col] = sum;\n"
+    "  }\n"
+    "}\n";
+
 typedef struct matrices {
   const float *a, *b;
   int n;
@@ -859,12 +872,14 @@ static const char *count_label(size_t count) {
   return out;
 }
 
-/* Square SGEMM of full_side (shrunk by divisor, kept a multiple of the
- * 16x16 work-group) with one kernel source. */
+/* Square SGEMM over a grid of full_side (shrunk by divisor, kept a
+ * multiple of the 16x16 work-group) with one kernel source; the matrices
+ * are `short_by` smaller than the grid. */
 static void run_sgemm(const char *name, const char *kind, const char *source,
-                      size_t full_side, size_t divisor) {
-  size_t n = full_side / (divisor < 16 ? divisor : 16);
-  n = n < 16 ? 16 : n / 16 * 16;
+                      size_t full_side, size_t divisor, size_t short_by) {
+  size_t grid = full_side / (divisor < 16 ? divisor : 16);
+  grid = grid < 16 ? 16 : grid / 16 * 16;
+  size_t n = grid - short_by;
   float *a = random_floats(n * n, -1.0f, 1.0f);
   float *bm = random_floats(n * n, -1.0f, 1.0f);
   matrices mats = {a, bm, (int)n};
@@ -874,7 +889,7 @@ static void run_sgemm(const char *name, const char *kind, const char *source,
              label,
              source,
              2,
-             {n, n},
+             {grid, grid},
              {16, 16},
              {{ARG_IN, a, n * n * 4, 0, 0},
               {ARG_IN, bm, n * n * 4, 0, 0},
@@ -1100,9 +1115,11 @@ static void run_kernel_benches(size_t divisor) {
   run_everywhere(&b);
   free(pos);
 
-  run_sgemm("sgemm", "16x16 local tiles", sgemm_source, 1024, divisor);
+  run_sgemm("sgemm", "16x16 local tiles", sgemm_source, 1024, divisor, 0);
   run_sgemm("sgemm_naive", "naive (a loop over k)", sgemm_naive_source, 512,
-            divisor);
+            divisor, 0);
+  run_sgemm("sgemm_bounded", "naive, bounds-checked", sgemm_bounded_source,
+            512, divisor, 8);
 
   size_t side = 1024 / (divisor < 16 ? divisor : 16);
   float *rgba = random_floats(side * side * 4, 0.0f, 1.0f);

@@ -12,7 +12,9 @@
  * vectorizer, a loop inside the work-item loop stays scalar. So must
  * the loop of `pairs_guarded` behind `if (i >= count) return;` (a copy
  * for the groups wholly below count), while the group across count, and
- * a group whose int ids wrap past INT_MAX, keep the original.
+ * a group whose int ids wrap past INT_MAX, keep the original; and so must
+ * `matmul_guarded`'s behind `if (row < rows && col < cols)` (two guards
+ * in two dimensions, groups inside, across and outside each bound).
  * Set CLMUX_CODEGEN_DUMP=1 to print the IR. */
 #include <math.h>
 #include <stdbool.h>
@@ -183,7 +185,10 @@ static void test_wrapped_guard(void) {
   host_buffer_destroy(&bout);
 }
 
-static void test_matmul_naive(unsigned lanes) {
+/* `matmul_naive` (rows and cols 0: no bounds), or `matmul_guarded` with
+ * bounds `rows` and `cols`: products outside them are not written. */
+static void test_matmul(const char *name, int32_t rows, int32_t cols,
+                        unsigned lanes) {
   enum { n = 64 };
   static float a[n * n], b[n * n], c[n * n];
   for (int i = 0; i < n * n; i++) {
@@ -194,28 +199,34 @@ static void test_matmul_naive(unsigned lanes) {
   host_buffer bb = host_buffer_create(b, sizeof b);
   host_buffer bc = host_buffer_create(NULL, sizeof c);
   int32_t size = n;
+  bool bounded = rows > 0;
   char fma[64];
   snprintf(fma, sizeof fma, "@llvm.fmuladd.v%uf32(", lanes);
   const uint32_t locals[][3] = {{16, 4, 1}, {64, 1, 1}, {4, 4, 1}, {0, 0, 0}};
   for (size_t s = 0; s < sizeof locals / sizeof locals[0]; s++) {
-    mux_descriptor_info_t args[4] = {buffer_arg(&ba), buffer_arg(&bb),
-                                     buffer_arg(&bc), value_arg(&size, 4)};
+    for (int i = 0; i < n * n; i++) c[i] = -7.0f;
+    host_buffer_write(&bc, c);
+    mux_descriptor_info_t args[6] = {buffer_arg(&ba),    buffer_arg(&bb),
+                                     buffer_arg(&bc),    value_arg(&size, 4),
+                                     value_arg(&rows, 4), value_arg(&cols, 4)};
     size_t global[2] = {n, n};
     char *ir = NULL;
-    if (!run("matmul_naive", locals[s], 2, global, args, 4, &ir)) continue;
+    if (!run(name, locals[s], 2, global, args, bounded ? 6 : 4, &ir)) continue;
     host_buffer_read(&bc, c);
     int wrong = 0;
     for (int row = 0; row < n; row++) {
       for (int col = 0; col < n; col++) {
         double sum = 0.0;
         for (int k = 0; k < n; k++) sum += (double)a[row * n + k] * b[k * n + col];
-        wrong += !close_to(c[row * n + col], sum);
+        bool inside = !bounded || (row < rows && col < cols);
+        wrong += inside ? !close_to(c[row * n + col], sum)
+                        : c[row * n + col] != -7.0f;
       }
     }
-    report("matmul_naive", locals[s], wrong);
+    report(name, locals[s], wrong);
     if (locals[s][0] >= 16) {
       int fmas = lines_with(ir, "call", fma);
-      if (!fmas) fprintf(stderr, "matmul_naive: no %s\n", fma);
+      if (!fmas) fprintf(stderr, "%s: no %s\n", name, fma);
       CHECK(fmas > 0);
     }
     LLVMDisposeMessage(ir);
@@ -360,7 +371,8 @@ int main(int argc, char **argv) {
   /* a bound inside a group of 16 or 64 */
   test_pairs("pairs_guarded", 4, points - 88, lanes);
   test_wrapped_guard();
-  test_matmul_naive(lanes);
+  test_matmul("matmul_naive", 0, 0, lanes);
+  test_matmul("matmul_guarded", 57, 40, lanes);
   run_int_kernel("int_loops", 40, 17, int_loops_reference);
   run_int_kernel("int_loops", 40, 100, int_loops_reference);
   run_int_kernel("early_exit", 40, 100, early_exit_reference);

@@ -23,6 +23,18 @@ kernel void matmul_naive(global const float *a, global const float *b,
   c[row * n + col] = sum;
 }
 
+/* `matmul_naive` behind a bound in both dimensions: groups wholly inside
+ * run the loop over k in step (guard_versions.c, both comparisons). */
+kernel void matmul_guarded(global const float *a, global const float *b,
+                           global float *c, int n, int rows, int cols) {
+  int col = get_global_id(0), row = get_global_id(1);
+  if (row < rows && col < cols) {
+    float sum = 0.0f;
+    for (int k = 0; k < n; k++) sum += a[row * n + k] * b[k * n + col];
+    c[row * n + col] = sum;
+  }
+}
+
 kernel void int_loops(global int *out, global const int *in, int n,
                       int stop) {
   int i = get_global_id(0);
