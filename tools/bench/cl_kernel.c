@@ -12,7 +12,8 @@
  * then clmux's time divided by the other platform's. Every result is
  * checked against a host reference (OK / WRONG); a platform that cannot
  * build or run a kernel gets a line saying so, and the run goes on.
- * Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME]  (--help) */
+ * Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME] [-k TEXT]
+ *        (--help) */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <math.h>
@@ -28,10 +29,11 @@
 #define MAX_PLATFORMS 8
 
 static const char usage[] =
-    "Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME]\n"
+    "Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME] [-k TEXT]\n"
     "  -n RUNS     timed launches per kernel, the median is shown (5)\n"
     "  -d DIVISOR  divide every problem size by DIVISOR (1), for quick runs\n"
     "  -p NAME     only platforms whose name contains NAME\n"
+    "  -k TEXT     only benchmarks whose title contains TEXT\n"
     "Runs on every platform the OpenCL ICD loader lists; to compare clmux\n"
     "with PoCL point OCL_ICD_VENDORS at a folder holding both .icd files.\n";
 
@@ -353,7 +355,15 @@ static void print_ratio(const char *other, const measured *clmux,
 }
 
 /* Runs one benchmark on every platform, then the ratios. */
+/* -k: the benchmarks to run, by a part of their title (NULL: all). */
+static const char *only_bench;
+
+static bool selected(const char *label) {
+  return !only_bench || strcasestr(label, only_bench);
+}
+
 static void run_everywhere(const bench *b) {
+  if (!selected(b->label)) return;
   printf("%s\n", b->label);
   measured m[MAX_PLATFORMS];
   for (int i = 0; i < platform_count; i++) {
@@ -837,6 +847,7 @@ static build_times time_builds(const platform *p) {
 }
 
 static void run_build_bench(void) {
+  if (!selected("small program")) return;
   printf(
       "small program (4 kernels)\n"
       "             1st build ms   cold ms   warm ms  first launch ms\n");
@@ -1155,6 +1166,8 @@ int main(int argc, char **argv) {
       divisor = (size_t)strtoul(argv[++i], NULL, 10);
     } else if (!strcmp(argv[i], "-p") && i + 1 < argc) {
       only = argv[++i];
+    } else if (!strcmp(argv[i], "-k") && i + 1 < argc) {
+      only_bench = argv[++i];
     } else {
       fputs(usage, strcmp(argv[i], "-h") && strcmp(argv[i], "--help") ? stderr
                                                                       : stdout);
