@@ -2,8 +2,9 @@
  *
  * The library is OpenCL C compiled to bitcode at build time with the
  * front-end's flags and embedded here. Its transcendental math calls
- * SLEEF's scalar u10 functions (resolved at load time: the CPU target's
- * loader opens libsleef globally); after linking, those calls carry
+ * SLEEF's scalar u10 functions, u35 ones for some half_ and native_ forms
+ * (resolved at load time: the CPU target's loader opens libsleef
+ * globally); after linking, those calls carry
  * "vector-function-abi-variant" attributes naming SLEEF's vector forms up
  * to the host's vector width, so a work-item loop calling exp() or sin()
  * vectorizes like one calling +.
