@@ -15,6 +15,7 @@
 #define CLMUX_COMPILER_BUILTINS_H
 
 #include <llvm-c/Core.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,5 +27,11 @@
  * Call it once on a program's module after linking its parts and before
  * cc_codegen_build; the module must not define builtins itself. */
 cc_status cc_builtins_link(LLVMModuleRef module, cc_log *log);
+
+/* Before cc_builtins_link: calls of float math that may be approximate
+ * (marked approx-func by -cl-fast-relaxed-math or
+ * -cl-unsafe-math-optimizations, or all of them if `all`) go to the
+ * faster native_ forms where the library has them (relaxed_calls.c). */
+void cc_builtins_relax_calls(LLVMModuleRef module, bool all);
 
 #endif /* CLMUX_COMPILER_BUILTINS_H */

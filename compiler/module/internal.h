@@ -79,8 +79,10 @@ LLVMMemoryBufferRef cc_module_bitcode(cc_module *module);
 bool cc_check_defined(LLVMModuleRef module, cc_text *log);
 
 /* An executable's module after linking (prepare.c): printf lowered, the
- * builtin library linked in, unimplemented builtins warned about. */
-cc_module_result cc_prepare_executable(LLVMModuleRef llvm, cc_text *log);
+ * builtin library linked in, unimplemented builtins warned about.
+ * `relaxed_math`: the link options allow approximate math in every call. */
+cc_module_result cc_prepare_executable(LLVMModuleRef llvm, bool relaxed_math,
+                                       cc_text *log);
 /* The first builtin kernel `name` calls (transitively) that nothing
  * implements, or NULL. */
 const char *cc_kernel_missing_builtin(LLVMModuleRef llvm, const char *name);

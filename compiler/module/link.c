@@ -131,7 +131,8 @@ static cc_module_result copy_input(cc_module *input, LLVMContextRef context,
 }
 
 static cc_module_result link_into(cc_module *module, cc_module *const *inputs,
-                                  size_t count, cc_text *log) {
+                                  size_t count, bool relaxed_math,
+                                  cc_text *log) {
   LLVMModuleRef linked = NULL;
   module->diagnostics = log;
   cc_module_result result = CC_MODULE_SUCCESS;
@@ -149,8 +150,9 @@ static cc_module_result link_into(cc_module *module, cc_module *const *inputs,
   }
   module->diagnostics = NULL;
   if (result == CC_MODULE_SUCCESS && module->kind == CC_MODULE_EXECUTABLE) {
-    result = cc_check_defined(linked, log) ? cc_prepare_executable(linked, log)
-                                           : CC_MODULE_LINK_FAILED;
+    result = cc_check_defined(linked, log)
+                 ? cc_prepare_executable(linked, relaxed_math, log)
+                 : CC_MODULE_LINK_FAILED;
   }
   if (result != CC_MODULE_SUCCESS) {
     if (linked) LLVMDisposeModule(linked);
@@ -186,7 +188,10 @@ cc_module *cc_module_link(cc_module *const *inputs, size_t count,
     module =
         cc_module_new(parsed.library ? CC_MODULE_LIBRARY : CC_MODULE_EXECUTABLE,
                       options, flags);
-    result = module ? link_into(module, inputs, count, &text)
+    /* Compile options mark the calls they relax; link options relax all. */
+    bool relaxed_math =
+        parsed.flags & (CC_OPTION_FAST_RELAXED_MATH | CC_OPTION_UNSAFE_MATH);
+    result = module ? link_into(module, inputs, count, relaxed_math, &text)
                     : CC_MODULE_OUT_OF_MEMORY;
   }
   if (text.failed) result = CC_MODULE_OUT_OF_MEMORY;

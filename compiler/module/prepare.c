@@ -2,7 +2,8 @@
  * codegen can specialize. printf calls become records for the runtime, the
  * builtin library supplies what the program calls (only that), and every
  * builtin the library does not have yet is named, so a kernel using one
- * fails with a clear reason instead of a loader error. */
+ * fails with a clear reason instead of a loader error. Math calls that
+ * relaxed-math options cover go to the faster native_ forms first. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +25,8 @@ static bool missing_builtin(LLVMValueRef function) {
          !cc_codegen_lowers(name);
 }
 
-cc_module_result cc_prepare_executable(LLVMModuleRef llvm, cc_text *log) {
+cc_module_result cc_prepare_executable(LLVMModuleRef llvm, bool relaxed_math,
+                                       cc_text *log) {
 #ifdef CC_HAVE_PRINTF
   {
     cc_log reason = {""};
@@ -35,6 +37,7 @@ cc_module_result cc_prepare_executable(LLVMModuleRef llvm, cc_text *log) {
   }
 #endif
 #ifdef CC_HAVE_BUILTINS
+  cc_builtins_relax_calls(llvm, relaxed_math);
   /* Reading the library costs tens of ms: only when something needs it. */
   bool needs_library = false;
   for (LLVMValueRef f = LLVMGetFirstFunction(llvm); f && !needs_library;
@@ -50,6 +53,8 @@ cc_module_result cc_prepare_executable(LLVMModuleRef llvm, cc_text *log) {
       return CC_MODULE_INTERNAL_ERROR;
     }
   }
+#else
+  (void)relaxed_math;
 #endif
   for (LLVMValueRef f = LLVMGetFirstFunction(llvm); f;
        f = LLVMGetNextFunction(f)) {
