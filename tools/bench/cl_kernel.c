@@ -546,6 +546,13 @@ static const char exp_sin_source[] =
     "  y[i] = exp(x[i]) * sin(x[i]);\n"
     "}\n";
 
+/* native_ functions: what -cl-fast-relaxed-math makes of exp_sin too. */
+static const char exp_sin_native_source[] =
+    "kernel void exp_sin_native(global const float *x, global float *y) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  y[i] = native_exp(x[i]) * native_sin(x[i]);\n"
+    "}\n";
+
 static const char exp_sin4_source[] =
     "kernel void exp_sin4(global const float4 *x, global float4 *y) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -989,6 +996,22 @@ static void run_kernel_benches(size_t divisor) {
   b = (bench){"exp_sin",
               label,
               exp_sin_source,
+              1,
+              {n16, 1},
+              {0, 0},
+              {{ARG_IN, angles, n16 * 4, 0, 0}, {ARG_OUT, NULL, n16 * 4, 0, 0}},
+              2,
+              8.0 * (double)n16,
+              "GB/s",
+              check_exp_sin,
+              &values};
+  run_everywhere(&b);
+
+  snprintf(label, sizeof label, "native_exp(x)*native_sin(x) (%s floats)",
+           count_label(n16));
+  b = (bench){"exp_sin_native",
+              label,
+              exp_sin_native_source,
               1,
               {n16, 1},
               {0, 0},
