@@ -59,10 +59,11 @@ CLMUX_OVL double pow(double x, double y) {
   double t = (double)(field - 1023) + (double)(bits & 0xfffffffffffffL) *
                                           0x1p-52;
   double low = field ? t : -1075.0, high = field ? t + 0.0861 : -1022.0;
-  bool big = __builtin_isfinite(x) && __builtin_isfinite(y) && x != 0.0 &&
-             (y > 0.0 ? y * high : y * low) > 1023.0;
+  bool big = __builtin_isfinite(x) & __builtin_isfinite(y) & (x != 0.0) &
+             ((y > 0.0 ? y * high : y * low) > 1023.0);
   double root = Sleef_pow_u10(big ? __builtin_fabs(x) : x, big ? 0.5 * y : y);
-  /* No branch: one on `big` would let the optimizer split the call. */
+  /* No branch: one on `big` (or &&'s, once inlined into powr or pown)
+   * would let the optimizer split the call. */
   double square = root * root;
   bool odd = 0.5 * y != __builtin_trunc(0.5 * y);
   double from_negative = y != __builtin_trunc(y) ? __builtin_nan("")

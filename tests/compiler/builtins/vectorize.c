@@ -68,6 +68,50 @@ static int calls(LLVMModuleRef module, const char *callee) {
   return 0;
 }
 
+/* How many calls of `callee` `module` has. */
+static int count_calls(LLVMModuleRef module, const char *callee) {
+  LLVMValueRef function = LLVMGetNamedFunction(module, callee);
+  int count = 0;
+  for (LLVMUseRef use = function ? LLVMGetFirstUse(function) : NULL; use;
+       use = LLVMGetNextUse(use)) {
+    LLVMValueRef user = LLVMGetUser(use);
+    count += LLVMIsACallInst(user) && LLVMGetCalledValue(user) == function;
+  }
+  return count;
+}
+
+/* pow's guard against early overflow near DBL_MAX computes its call's
+ * arguments without branches, so that one call serves every case; once
+ * inlined into powr and pown (which know x >= 0) branches on the guard let
+ * the optimizer make three calls of it, each a vector pow: 2-4x slower.
+ * Checked in scalar code (local size 1), where no unrolling adds calls. */
+static void check_one_pow_call(void) {
+  static const char *const calls_of_pow[] = {
+      "pow(a[i], a[i + 1])", "powr(a[i], a[i + 1])", "pown(a[i], n[i])"};
+  for (size_t i = 0; i < sizeof calls_of_pow / sizeof *calls_of_pow; i++) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+             "kernel void k(global const double *a, global const int *n,\n"
+             "              global double *r) {\n"
+             "  size_t i = get_global_id(0);\n"
+             "  r[i] = %s;\n"
+             "}\n", calls_of_pow[i]);
+    const char *name = "k";
+    LLVMModuleRef optimized = NULL;
+    mux_executable_t exe = bt_build(text, &name, 1, 1, &optimized);
+    REQUIRE(optimized);
+    int count = count_calls(optimized, "Sleef_pow_u10");
+    if (count != 1) {
+      fprintf(stderr, "%s (double): %d calls of pow\n", calls_of_pow[i],
+              count);
+    }
+    CHECK_INT(1, count);
+    LLVMDisposeModule(optimized);
+    bt_executable_destroy(exe);
+  }
+}
+
 /* Whether the optimized module of a kernel calling `call` (a format with
  * the function's name) over a `type` (float or double) array works on
  * vectors of it, and calls `callee` if one is named. */
@@ -471,6 +515,7 @@ int main(void) {
   free(out);
   check_functions_vectorize("float");
   check_functions_vectorize("double");
+  check_one_pow_call();
   check_vec3_math("float", "exp", exp);
   check_vec3_math("float", "sinh", sinh); /* computed in double */
   check_vec3_math("double", "exp", exp);
