@@ -54,21 +54,20 @@ static bool may_approximate(LLVMValueRef call, bool all) {
 static void redirect_calls(LLVMModuleRef module, LLVMValueRef function,
                            const char *native, bool all) {
   LLVMValueRef replacement = NULL;
-  LLVMUseRef use = LLVMGetFirstUse(function);
-  while (use) {
-    LLVMUseRef next = LLVMGetNextUse(use);
+  for (LLVMUseRef use = LLVMGetFirstUse(function), next; use; use = next) {
+    next = LLVMGetNextUse(use); /* before this use moves to `replacement` */
     LLVMValueRef user = LLVMGetUser(use);
-    unsigned callee = LLVMIsACallInst(user) ? LLVMGetNumOperands(user) - 1 : 0;
-    if (callee && LLVMGetOperand(user, callee) == function &&
-        may_approximate(user, all)) {
-      if (!replacement) replacement = LLVMGetNamedFunction(module, native);
-      if (!replacement) {
-        replacement = LLVMAddFunction(module, native,
-                                      LLVMGlobalGetValueType(function));
-      }
-      LLVMSetOperand(user, callee, replacement);
+    if (!LLVMIsACallInst(user) || LLVMGetCalledValue(user) != function ||
+        !may_approximate(user, all)) {
+      continue;
     }
-    use = next;
+    if (!replacement) replacement = LLVMGetNamedFunction(module, native);
+    if (!replacement) {
+      replacement = LLVMAddFunction(module, native,
+                                    LLVMGlobalGetValueType(function));
+    }
+    /* The callee is a call's last operand. */
+    LLVMSetOperand(user, LLVMGetNumOperands(user) - 1, replacement);
   }
 }
 
