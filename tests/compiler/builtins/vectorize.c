@@ -54,21 +54,7 @@ static void run_in_out(mux_executable_t exe, const char *name,
   bt_buffer_destroy(&out_buffer);
 }
 
-/* Whether some instruction of `module` calls `callee` directly. */
-static int calls(LLVMModuleRef module, const char *callee) {
-  LLVMValueRef function = LLVMGetNamedFunction(module, callee);
-  if (!function) return 0;
-  for (LLVMUseRef use = LLVMGetFirstUse(function); use;
-       use = LLVMGetNextUse(use)) {
-    LLVMValueRef user = LLVMGetUser(use);
-    if (LLVMIsACallInst(user) && LLVMGetCalledValue(user) == function) {
-      return 1;
-    }
-  }
-  return 0;
-}
-
-/* How many calls of `callee` `module` has. */
+/* How many instructions of `module` call `callee` directly. */
 static int count_calls(LLVMModuleRef module, const char *callee) {
   LLVMValueRef function = LLVMGetNamedFunction(module, callee);
   int count = 0;
@@ -78,6 +64,10 @@ static int count_calls(LLVMModuleRef module, const char *callee) {
     count += LLVMIsACallInst(user) && LLVMGetCalledValue(user) == function;
   }
   return count;
+}
+
+static int calls(LLVMModuleRef module, const char *callee) {
+  return count_calls(module, callee) > 0;
 }
 
 /* pow's guard against early overflow near DBL_MAX computes its call's
