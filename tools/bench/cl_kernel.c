@@ -135,7 +135,7 @@ static bool open_platform(cl_platform_id id, platform *p) {
 /* Builds `source` for the platform; NULL (and a line saying why) if it
  * fails. *build_ms gets the clBuildProgram time. */
 static cl_program build(const platform *p, const char *source,
-                        double *build_ms) {
+                        const char *options, double *build_ms) {
   cl_int error = CL_SUCCESS;
   cl_program program =
       clCreateProgramWithSource(p->context, 1, &source, NULL, &error);
@@ -144,7 +144,8 @@ static cl_program build(const platform *p, const char *source,
     return NULL;
   }
   double start = now_ms();
-  error = clBuildProgram(program, 1, &p->device, "", NULL, NULL);
+  error = clBuildProgram(program, 1, &p->device, options ? options : "", NULL,
+                         NULL);
   *build_ms = now_ms() - start;
   if (error != CL_SUCCESS) {
     char log[2048] = "";
@@ -196,6 +197,7 @@ struct bench {
    * false on a mismatch. */
   bool (*check)(const bench *b, void *const *outputs);
   void *state; /* host data the check needs */
+  const char *options; /* clBuildProgram's options, NULL for none */
 };
 
 typedef struct measured {
@@ -242,7 +244,7 @@ static cl_int read_output(const platform *p, const bench *b, const arg *x,
 static measured run_bench(const platform *p, const bench *b) {
   measured m = {0};
   char *source = fresh_source(b->source);
-  cl_program program = build(p, source, &m.build_ms);
+  cl_program program = build(p, source, b->options, &m.build_ms);
   free(source);
   if (!program) return m;
   cl_mem buffers[MAX_ARGS] = {0};
@@ -816,12 +818,12 @@ static build_times time_builds(const platform *p) {
   /* The process's first build also loads and sets up the compiler: shown
    * apart, so that the cold figure is a build like any later one. */
   char *source = fresh_source("kernel void first(global int *x) { *x = 1; }");
-  cl_program first = build(p, source, &t.init_ms);
+  cl_program first = build(p, source, NULL, &t.init_ms);
   free(source);
   if (first) clReleaseProgram(first);
   source = fresh_source(small_program);
-  cl_program cold = build(p, source, &t.cold_ms);
-  cl_program warm = cold ? build(p, source, &t.warm_ms) : NULL;
+  cl_program cold = build(p, source, NULL, &t.cold_ms);
+  cl_program warm = cold ? build(p, source, NULL, &t.warm_ms) : NULL;
   free(source);
   if (cold) clReleaseProgram(cold);
   if (!warm) return t;
@@ -917,7 +919,8 @@ static void run_sgemm(const char *name, const char *kind, const char *source,
              2.0 * (double)n * (double)n * (double)n,
              "GFLOP/s",
              check_sgemm,
-             &mats};
+             &mats,
+             NULL};
   run_everywhere(&b);
   free(a);
   free(bm);
@@ -948,7 +951,8 @@ static void run_kernel_benches(size_t divisor) {
              12.0 * (double)n16,
              "GB/s",
              check_vector_add,
-             &pair};
+             &pair,
+             NULL};
   run_everywhere(&b);
 
   snprintf(label, sizeof label, "saxpy_branchy (%s floats)", count_label(n16));
@@ -966,7 +970,8 @@ static void run_kernel_benches(size_t divisor) {
               12.0 * (double)n16,
               "GB/s",
               check_saxpy,
-              &pair};
+              &pair,
+              NULL};
   run_everywhere(&b);
 
   const size_t local_size = 256;
@@ -987,7 +992,8 @@ static void run_kernel_benches(size_t divisor) {
               4.0 * (double)n16,
               "GB/s",
               check_reduce,
-              &sum};
+              &sum,
+              NULL};
   run_everywhere(&b);
 
   float *angles = random_floats(n16, -10.0f, 10.0f);
@@ -1004,7 +1010,8 @@ static void run_kernel_benches(size_t divisor) {
               8.0 * (double)n16,
               "GB/s",
               check_exp_sin,
-              &values};
+              &values,
+              NULL};
   run_everywhere(&b);
 
   snprintf(label, sizeof label, "native_exp(x)*native_sin(x) (%s floats)",
@@ -1020,7 +1027,26 @@ static void run_kernel_benches(size_t divisor) {
               8.0 * (double)n16,
               "GB/s",
               check_exp_sin,
-              &values};
+              &values,
+              NULL};
+  run_everywhere(&b);
+
+  snprintf(label, sizeof label,
+           "exp(x)*sin(x), -cl-fast-relaxed-math (%s floats)",
+           count_label(n16));
+  b = (bench){"exp_sin",
+              label,
+              exp_sin_source,
+              1,
+              {n16, 1},
+              {0, 0},
+              {{ARG_IN, angles, n16 * 4, 0, 0}, {ARG_OUT, NULL, n16 * 4, 0, 0}},
+              2,
+              8.0 * (double)n16,
+              "GB/s",
+              check_exp_sin,
+              &values,
+              "-cl-fast-relaxed-math"};
   run_everywhere(&b);
 
   /* Groups narrower than a vector, as naive host code asks for. */
@@ -1037,7 +1063,8 @@ static void run_kernel_benches(size_t divisor) {
               8.0 * (double)n16,
               "GB/s",
               check_exp_sin,
-              &values};
+              &values,
+              NULL};
   run_everywhere(&b);
 
   snprintf(label, sizeof label, "exp(x)*sin(x) on float3 (%s floats)",
@@ -1053,7 +1080,8 @@ static void run_kernel_benches(size_t divisor) {
               8.0 * (double)n16,
               "GB/s",
               check_exp_sin3,
-              &values};
+              &values,
+              NULL};
   run_everywhere(&b);
 
   snprintf(label, sizeof label, "exp(x)*sin(x) on float4 (%s floats)",
@@ -1069,7 +1097,8 @@ static void run_kernel_benches(size_t divisor) {
               8.0 * (double)n16,
               "GB/s",
               check_exp_sin4,
-              &values};
+              &values,
+              NULL};
   run_everywhere(&b);
   free(angles);
 
@@ -1092,7 +1121,8 @@ static void run_kernel_benches(size_t divisor) {
               12.0 * (double)n16,
               "GB/s",
               check_fmod,
-              &wrap};
+              &wrap,
+              NULL};
   run_everywhere(&b);
   free(values_x);
   free(periods);
@@ -1121,7 +1151,8 @@ static void run_kernel_benches(size_t divisor) {
               20.0 * (double)n4,
               "GB/s",
               check_black_scholes,
-              &market};
+              &market,
+              NULL};
   run_everywhere(&b);
   free(price);
   free(strike);
@@ -1145,7 +1176,8 @@ static void run_kernel_benches(size_t divisor) {
               20.0 * (double)body_count * (double)body_count,
               "GFLOP/s",
               check_nbody,
-              &system};
+              &system,
+              NULL};
   run_everywhere(&b);
   free(pos);
 
@@ -1173,7 +1205,8 @@ static void run_kernel_benches(size_t divisor) {
               32.0 * (double)side * (double)side,
               "GB/s",
               check_blur,
-              &pic};
+              &pic,
+              NULL};
   run_everywhere(&b);
   free(rgba);
 }
