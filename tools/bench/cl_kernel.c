@@ -599,6 +599,25 @@ static bool check_exp_sin4(const bench *b, void *const *outputs) {
   return check_exp_sin_floats(b, outputs, 4 * b->global[0]);
 }
 
+/* The exp(x)*sin(x) rows: one kernel over the same 16M floats, each
+ * work-item taking per_item of them. */
+typedef struct exp_sin_row {
+  const char *name, *title, *source;
+  size_t per_item, local; /* local 0: NULL local size */
+  const char *options;
+} exp_sin_row;
+static const exp_sin_row exp_sin_rows[] = {
+    {"exp_sin", "exp(x)*sin(x)", exp_sin_source, 1, 0, NULL},
+    {"exp_sin_native", "native_exp(x)*native_sin(x)", exp_sin_native_source,
+     1, 0, NULL},
+    {"exp_sin", "exp(x)*sin(x), -cl-fast-relaxed-math", exp_sin_source, 1, 0,
+     "-cl-fast-relaxed-math"},
+    /* Groups narrower than a vector, as naive host code asks for. */
+    {"exp_sin", "exp(x)*sin(x), work-groups of 2", exp_sin_source, 1, 2, NULL},
+    {"exp_sin3", "exp(x)*sin(x) on float3", exp_sin3_source, 3, 0, NULL},
+    {"exp_sin4", "exp(x)*sin(x) on float4", exp_sin4_source, 4, 0, NULL},
+};
+
 static const char fmod_source[] =
     "kernel void fmod_wrap(global const float *x, global const float *y,\n"
     "                      global float *r) {\n"
@@ -998,108 +1017,28 @@ static void run_kernel_benches(size_t divisor) {
 
   float *angles = random_floats(n16, -10.0f, 10.0f);
   elementwise values = {angles, NULL, 0};
-  snprintf(label, sizeof label, "exp(x)*sin(x) (%s floats)", count_label(n16));
-  b = (bench){"exp_sin",
-              label,
-              exp_sin_source,
-              1,
-              {n16, 1},
-              {0, 0},
-              {{ARG_IN, angles, n16 * 4, 0, 0}, {ARG_OUT, NULL, n16 * 4, 0, 0}},
-              2,
-              8.0 * (double)n16,
-              "GB/s",
-              check_exp_sin,
-              &values,
-              NULL};
-  run_everywhere(&b);
-
-  snprintf(label, sizeof label, "native_exp(x)*native_sin(x) (%s floats)",
-           count_label(n16));
-  b = (bench){"exp_sin_native",
-              label,
-              exp_sin_native_source,
-              1,
-              {n16, 1},
-              {0, 0},
-              {{ARG_IN, angles, n16 * 4, 0, 0}, {ARG_OUT, NULL, n16 * 4, 0, 0}},
-              2,
-              8.0 * (double)n16,
-              "GB/s",
-              check_exp_sin,
-              &values,
-              NULL};
-  run_everywhere(&b);
-
-  snprintf(label, sizeof label,
-           "exp(x)*sin(x), -cl-fast-relaxed-math (%s floats)",
-           count_label(n16));
-  b = (bench){"exp_sin",
-              label,
-              exp_sin_source,
-              1,
-              {n16, 1},
-              {0, 0},
-              {{ARG_IN, angles, n16 * 4, 0, 0}, {ARG_OUT, NULL, n16 * 4, 0, 0}},
-              2,
-              8.0 * (double)n16,
-              "GB/s",
-              check_exp_sin,
-              &values,
-              "-cl-fast-relaxed-math"};
-  run_everywhere(&b);
-
-  /* Groups narrower than a vector, as naive host code asks for. */
-  snprintf(label, sizeof label, "exp(x)*sin(x), work-groups of 2 (%s floats)",
-           count_label(n16));
-  b = (bench){"exp_sin",
-              label,
-              exp_sin_source,
-              1,
-              {n16, 1},
-              {2, 0},
-              {{ARG_IN, angles, n16 * 4, 0, 0}, {ARG_OUT, NULL, n16 * 4, 0, 0}},
-              2,
-              8.0 * (double)n16,
-              "GB/s",
-              check_exp_sin,
-              &values,
-              NULL};
-  run_everywhere(&b);
-
-  snprintf(label, sizeof label, "exp(x)*sin(x) on float3 (%s floats)",
-           count_label(n16));
-  b = (bench){"exp_sin3",
-              label,
-              exp_sin3_source,
-              1,
-              {n16 / 3, 1},
-              {0, 0},
-              {{ARG_IN, angles, n16 * 4, 0, 0}, {ARG_OUT, NULL, n16 * 4, 0, 0}},
-              2,
-              8.0 * (double)n16,
-              "GB/s",
-              check_exp_sin3,
-              &values,
-              NULL};
-  run_everywhere(&b);
-
-  snprintf(label, sizeof label, "exp(x)*sin(x) on float4 (%s floats)",
-           count_label(n16));
-  b = (bench){"exp_sin4",
-              label,
-              exp_sin4_source,
-              1,
-              {n16 / 4, 1},
-              {0, 0},
-              {{ARG_IN, angles, n16 * 4, 0, 0}, {ARG_OUT, NULL, n16 * 4, 0, 0}},
-              2,
-              8.0 * (double)n16,
-              "GB/s",
-              check_exp_sin4,
-              &values,
-              NULL};
-  run_everywhere(&b);
+  for (size_t i = 0; i < sizeof exp_sin_rows / sizeof *exp_sin_rows; i++) {
+    const exp_sin_row *row = &exp_sin_rows[i];
+    snprintf(label, sizeof label, "%s (%s floats)", row->title,
+             count_label(n16));
+    b = (bench){row->name,
+                label,
+                row->source,
+                1,
+                {n16 / row->per_item, 1},
+                {row->local, 0},
+                {{ARG_IN, angles, n16 * 4, 0, 0},
+                 {ARG_OUT, NULL, n16 * 4, 0, 0}},
+                2,
+                8.0 * (double)n16,
+                "GB/s",
+                row->per_item == 4   ? check_exp_sin4
+                : row->per_item == 3 ? check_exp_sin3
+                                     : check_exp_sin,
+                &values,
+                row->options};
+    run_everywhere(&b);
+  }
   free(angles);
 
   /* Wrapping values into a period, as simulations with periodic
