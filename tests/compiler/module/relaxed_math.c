@@ -88,7 +88,7 @@ static void check(const char *compile_options, const char *link_options,
                   bool relaxed) {
   int differences[SLOTS];
   count_differences(compile_options, link_options, differences);
-  for (int s = 0; s < FUNCTIONS + 1; s++) {
+  for (int s = 0; s <= FLOAT4_SLOT; s++) {
     bool ok = relaxed ? differences[s] == 0 : differences[s] > 0;
     if (!ok) {
       fprintf(stderr, "compile '%s', link '%s': slot %d differs from native_ "
