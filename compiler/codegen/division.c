@@ -31,8 +31,8 @@ static LLVMValueRef splat(LLVMTypeRef type, unsigned long long value,
   }
   unsigned lanes = LLVMGetVectorSize(type);
   LLVMValueRef lane = LLVMConstInt(LLVMGetElementType(type), value, sign_extend);
-  LLVMValueRef elements[64];
-  if (lanes > 64) return NULL;
+  LLVMValueRef elements[1024]; /* up to 64 work-items of int16 */
+  if (lanes > 1024) return NULL;
   for (unsigned i = 0; i < lanes; i++) elements[i] = lane;
   return LLVMConstVector(elements, lanes);
 }

@@ -70,14 +70,33 @@ bool cc_is_group_uniform_query(const char *name);
  * `regions` > 0, `body` is a step function (cc_build_step_function) whose
  * barrier flags lie at `flags_offset`. With `x_rows`, a call may run a row
  * of groups (CPU_BINARY_KERNEL_MERGES_GROUPS): the x loop runs wg's
- * local_size[0] items, a multiple of local_size[0] if that is not 0. */
+ * local_size[0] items, a multiple of local_size[0] if that is not 0. With
+ * `lanes` > 0, `body` is a vector body (cc_vectorize_body) and the x loop
+ * steps by `lanes`, passing the mask of the items that exist. */
 LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
                                        const cc_kernel_info *info,
                                        const bool *by_pointer,
                                        const uint32_t local_size[3],
                                        const char *symbol, bool parallel,
                                        bool x_rows, unsigned regions,
-                                       uint64_t flags_offset);
+                                       uint64_t flags_offset, unsigned lanes);
+
+/* ---- The whole-function vectorizer (wfv.h) ---- */
+
+/* A new internal function running `lanes` consecutive work-items of x of
+ * `body` (a body as cc_build_work_group_loops takes, returning void, in the
+ * structured form of LLVM's structurizecfg) at once: its parameters are
+ * the body's, the x ids those of the first lane, then a <lanes x i1> mask
+ * of the lanes to run (at least one). NULL, with the reason in `log`, when
+ * the body has what it cannot vectorize. */
+LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
+                               unsigned arg_count, unsigned lanes,
+                               cc_log *log);
+/* The lane count for `body`: the host's vector registers over 32 bits,
+ * over 64 if it computes with doubles. */
+unsigned cc_wfv_lanes(LLVMValueRef body);
+/* Whether the function's blocks have a back edge (a loop), by layout. */
+bool cc_has_loop(LLVMValueRef function);
 
 /* An i8 pointer to field `offset` of the cpu_work_group at `wg`, loaded as
  * `type`. */

@@ -77,9 +77,9 @@ static void add_enum(LLVMValueRef function, LLVMAttributeIndex index,
 
 /* i < bound as a rotated loop's exit test; `i` counts from 0. */
 static LLVMValueRef next_index(LLVMBuilderRef builder, LLVMValueRef i,
-                               LLVMValueRef *next) {
+                               unsigned step, LLVMValueRef *next) {
   LLVMTypeRef i64 = LLVMTypeOf(i);
-  *next = LLVMBuildAdd(builder, i, LLVMConstInt(i64, 1, 0), "");
+  *next = LLVMBuildAdd(builder, i, LLVMConstInt(i64, step, 0), "");
   LLVMSetNUW(*next, 1);
   return *next;
 }
@@ -98,7 +98,42 @@ typedef struct nest_context {
   LLVMValueRef *last_flags; /* step functions: the last item's barrier
                                flags, regions - 1 */
   unsigned flag_count;
+  unsigned lanes; /* a vector body's, else 0 */
 } nest_context;
+
+/* The vector body's mask: the lanes from item `first` on that are below
+ * `size` (all of them, as a constant, when every vector is whole). */
+static LLVMValueRef lane_mask(nest_context *n, LLVMValueRef first,
+                              LLVMValueRef size) {
+  LLVMTypeRef i1 = LLVMInt1TypeInContext(n->context);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(n->context);
+  LLVMValueRef lanes[64];
+  if (LLVMIsAConstantInt(size) &&
+      LLVMConstIntGetZExtValue(size) % n->lanes == 0) {
+    for (unsigned l = 0; l < n->lanes; l++) lanes[l] = LLVMConstInt(i1, 1, 0);
+    return LLVMConstVector(lanes, n->lanes);
+  }
+  LLVMTypeRef vector = LLVMVectorType(n->i64, n->lanes);
+  LLVMValueRef zeros[64];
+  for (unsigned l = 0; l < n->lanes; l++) {
+    lanes[l] = LLVMConstInt(n->i64, l, 0);
+    zeros[l] = LLVMConstInt(i32, 0, 0);
+  }
+  LLVMValueRef splat_mask = LLVMConstVector(zeros, n->lanes);
+  LLVMValueRef zero = LLVMConstInt(i32, 0, 0);
+  LLVMValueRef at = LLVMBuildShuffleVector(
+      n->builder,
+      LLVMBuildInsertElement(n->builder, LLVMGetPoison(vector), first, zero, ""),
+      LLVMGetPoison(vector), splat_mask, "");
+  LLVMValueRef end = LLVMBuildShuffleVector(
+      n->builder,
+      LLVMBuildInsertElement(n->builder, LLVMGetPoison(vector), size, zero, ""),
+      LLVMGetPoison(vector), splat_mask, "");
+  return LLVMBuildICmp(n->builder, LLVMIntULT,
+                       LLVMBuildAdd(n->builder, at,
+                                    LLVMConstVector(lanes, n->lanes), ""),
+                       end, "lanes");
+}
 
 /* Appends a loop nest running every work-item through `body` (with
  * `region` as its last argument, if not NULL) and continuing at `exit`;
@@ -145,6 +180,10 @@ static LLVMBasicBlockRef build_nest(nest_context *n, LLVMValueRef region,
     n->call_args[a + 4 + d] = global[d];
   }
   if (region) n->call_args[a + 7] = region;
+  if (n->lanes) {
+    n->call_args[LLVMCountParams(n->body) - 1] =
+        lane_mask(n, id[0], n->size[0]);
+  }
   LLVMValueRef call =
       LLVMBuildCall2(builder, LLVMGlobalGetValueType(n->body), n->body,
                      n->call_args, LLVMCountParams(n->body), "");
@@ -167,7 +206,7 @@ static LLVMBasicBlockRef build_nest(nest_context *n, LLVMValueRef region,
   LLVMBasicBlockRef exits[3] = {x_done, y_done, exit};
   for (unsigned d = 0; d < 3; d++) {
     if (d > 0) LLVMPositionBuilderAtEnd(builder, latches[d]);
-    next_index(builder, id[d], &next[d]);
+    next_index(builder, id[d], d == 0 && n->lanes ? n->lanes : 1, &next[d]);
     LLVMValueRef more =
         LLVMBuildICmp(builder, LLVMIntULT, next[d], n->size[d], "");
     LLVMValueRef branch = LLVMBuildCondBr(builder, more, headers[d], exits[d]);
@@ -188,7 +227,7 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
                                        const uint32_t local_size[3],
                                        const char *symbol, bool parallel,
                                        bool x_rows, unsigned regions,
-                                       uint64_t flags_offset) {
+                                       uint64_t flags_offset, unsigned lanes) {
   LLVMContextRef context = LLVMGetModuleContext(module);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(context);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
@@ -211,7 +250,8 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
       LLVMAppendBasicBlockInContext(context, function, "entry");
   LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
   nest_context n = {context, builder, function, body, i64, NULL,
-                    info->arg_count, {NULL}, {NULL}, parallel, NULL, 0};
+                    info->arg_count, {NULL}, {NULL}, parallel && !lanes, NULL,
+                    0, lanes};
 
   /* Entry: the arguments and the group's first global id, uniform. */
   LLVMPositionBuilderAtEnd(builder, entry);

@@ -6,6 +6,7 @@
  * kernel with barriers into regions (barriers.c), wrap the body in
  * work-item loops, internalize the rest. */
 #include <llvm-c/Analysis.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -269,6 +270,43 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
   return status;
 }
 
+/* A kernel whose work-items loop (which the loop vectorizer cannot widen
+ * across work-items, its loop over them being outside) runs through the
+ * whole-function vectorizer; *body becomes the vector body and *lanes its
+ * width. When it cannot, the body stays, and CLMUX_DEBUG says why. */
+static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
+                                 unsigned arg_count, LLVMValueRef *body,
+                                 unsigned *lanes, cc_log *log) {
+  /* Short loops of known length (over a vector's components, say) are
+   * unrolled first: what is left without loops stays with the loop
+   * vectorizer, which widens it with interleaved accesses. */
+  cc_status status = cc_run_passes(
+      module, "function(simplifycfg,loop(loop-unroll-full),simplifycfg)", log);
+  if (status != cc_success || !cc_has_loop(*body)) return status;
+  status = cc_run_passes(
+      module,
+      "function(lower-switch,mergereturn,fix-irreducible,structurizecfg)", log);
+  if (status != cc_success) return status;
+  unsigned width = cc_wfv_lanes(*body);
+  cc_log reason = {{0}};
+  LLVMValueRef vector = cc_vectorize_body(module, *body, arg_count, width,
+                                          &reason);
+  if (getenv("CLMUX_DEBUG")) {
+    if (vector) {
+      fprintf(stderr, "clmux: kernel %s: vectorized as a whole, %u lanes\n",
+              name, width);
+    } else {
+      fprintf(stderr, "clmux: kernel %s: not vectorized as a whole (%s)\n",
+              name, reason.text);
+    }
+  }
+  if (vector) {
+    *body = vector;
+    *lanes = width;
+  }
+  return cc_success;
+}
+
 static cc_status build_in_clone(LLVMModuleRef module, const char *name,
                                 const cc_kernel_info *info,
                                 const uint32_t local_size[3],
@@ -299,12 +337,16 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
     status = cc_scalarize_vector_types(module, body, reads_images, log);
   }
   bool parallel = regions > 0 || (body && !has_alloca(body));
+  unsigned lanes = 0;
+  if (status == cc_success && regions == 0 && cc_has_loop(body)) {
+    status = vectorize_whole(module, name, info->arg_count, &body, &lanes, log);
+  }
   LLVMValueRef wrapper =
       status == cc_success
           ? cc_build_work_group_loops(module, body, info, by_pointer,
                                       local_size, symbol, parallel,
                                       result->merges_groups, regions,
-                                      result->flags_offset)
+                                      result->flags_offset, lanes)
           : NULL;
   free(by_pointer);
   if (status != cc_success) return status;
@@ -349,6 +391,9 @@ cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
     LLVMModuleRef module = LLVMCloneModule(source);
     clone_result result = {0, 0, 0, false};
     status = build_in_clone(module, name, &info, chosen, symbol, &result, log);
+    if (status != cc_success && log && getenv("CLMUX_DEBUG")) {
+      fprintf(stderr, "clmux: kernel %s: %s\n", name, log->text);
+    }
     if (status == cc_success) {
       *out = module;
       if (facts) {

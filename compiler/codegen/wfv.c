@@ -1,0 +1,131 @@
+/* clmux compiler — whole-function vectorizer: the entry point (wfv.h). */
+#include <llvm-c/TargetMachine.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wfv.h"
+
+bool cc_has_loop(LLVMValueRef function) {
+  /* A block branching to itself or to one before it in layout order is
+   * not proof of a loop, but Clang lays blocks out in source order and
+   * every loop has such a back edge; a false positive only costs the
+   * vectorizer a try. */
+  cc_blocks blocks;
+  bool loop = false;
+  if (!cc_blocks_init(&blocks, function)) {
+    cc_blocks_free(&blocks);
+    return true;
+  }
+  for (size_t b = 0; b < blocks.count && !loop; b++) {
+    unsigned n = cc_successor_count(blocks.list[b]);
+    for (unsigned s = 0; s < n; s++) {
+      long to = cc_successor_index(&blocks, b, s);
+      if (to >= 0 && (size_t)to <= b) loop = true;
+    }
+  }
+  cc_blocks_free(&blocks);
+  return loop;
+}
+
+static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+static unsigned host_vector_bits = 128;
+
+static void find_host_vector_bits(void) {
+  char *features = LLVMGetHostCPUFeatures();
+  if (!features) return;
+  host_vector_bits = strstr(features, "+avx512f") ? 512
+                     : strstr(features, "+avx2") ? 256
+                                                  : 128;
+  LLVMDisposeMessage(features);
+}
+
+static bool uses_double(LLVMValueRef function) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(function); b;
+       b = LLVMGetNextBasicBlock(b)) {
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMTypeRef type = LLVMTypeOf(i);
+      if (LLVMGetTypeKind(type) == LLVMVectorTypeKind) {
+        type = LLVMGetElementType(type);
+      }
+      if (LLVMGetTypeKind(type) == LLVMDoubleTypeKind) return true;
+    }
+  }
+  return false;
+}
+
+unsigned cc_wfv_lanes(LLVMValueRef body) {
+  pthread_once(&host_once, find_host_vector_bits);
+  return host_vector_bits / (uses_double(body) ? 64 : 32);
+}
+
+/* Kernels whose loops all run equally often in every work-item and reach
+ * memory the lanes would gather or scatter (a row of a matrix per
+ * work-item): the loop vectorizer widens such a loop along itself, with
+ * plain vector loads, which is better. */
+static bool gathers_in_uniform_loops(wfv *w) {
+  for (unsigned l = 0; l < w->loop_count; l++) {
+    if (w->loops[l].divergent) return false;
+  }
+  for (unsigned v = 0; v < w->value_count; v++) {
+    LLVMValueRef inst = w->values[v].old;
+    int b = w->values[v].block;
+    if (b < 0 || w->blocks[b].loop < 0) continue;
+    LLVMValueRef address = LLVMIsALoadInst(inst)    ? LLVMGetOperand(inst, 0)
+                           : LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 1)
+                                                    : NULL;
+    if (!address) continue;
+    wfv_shape s = wfv_operand_shape(w, address, b);
+    LLVMTypeRef type = LLVMIsALoadInst(inst)
+                           ? LLVMTypeOf(inst)
+                           : LLVMTypeOf(LLVMGetOperand(inst, 0));
+    bool consecutive =
+        s.kind == wfv_strided &&
+        s.stride == (int64_t)LLVMABISizeOfType(w->data, type);
+    if (s.kind != wfv_uniform && !consecutive) {
+      return !wfv_fail(w, "its loops, the same in every work-item, gather "
+                          "from memory: left to the loop vectorizer");
+    }
+  }
+  return false;
+}
+
+static void release(wfv *w) {
+  for (unsigned v = 0; v < w->value_count; v++) free(w->values[v].lanes);
+  free(w->values);
+  free(w->blocks);
+  free(w->loops);
+  free(w->live_outs);
+  if (w->value_index.keys) wfv_map_free(&w->value_index);
+  if (w->block_index.keys) wfv_map_free(&w->block_index);
+  if (w->builder) LLVMDisposeBuilder(w->builder);
+}
+
+LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
+                               unsigned arg_count, unsigned lanes,
+                               cc_log *log) {
+  wfv w;
+  memset(&w, 0, sizeof w);
+  w.module = module;
+  w.context = LLVMGetModuleContext(module);
+  w.data = LLVMGetModuleDataLayout(module);
+  w.body = body;
+  w.lanes = lanes;
+  w.arg_count = arg_count;
+  w.log = log;
+  w.builder = LLVMCreateBuilderInContext(w.context);
+  bool ok = LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(body))) ==
+                LLVMVoidTypeKind
+                ? true
+                : wfv_fail(&w, "a body that returns a value");
+  ok = ok && wfv_analyze_cfg(&w) && wfv_analyze_shapes(&w) &&
+       !gathers_in_uniform_loops(&w) && wfv_emit(&w);
+  LLVMValueRef function = w.function;
+  if (!ok && function) {
+    LLVMDeleteFunction(function);
+    function = NULL;
+  }
+  release(&w);
+  return function;
+}

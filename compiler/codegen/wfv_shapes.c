@@ -1,0 +1,324 @@
+/* clmux compiler — whole-function vectorizer: the shape of every value
+ * (uniform, strided, varying) and the divergence of ifs and loops (wfv.h).
+ * A fixed point from the work-item ids: x's local and global ids are
+ * strided by 1, every other argument uniform. A phi at the join of a
+ * divergent if, a value seen after a divergent loop it is computed in, and
+ * what a side effect returns are varying. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "wfv.h"
+
+static const wfv_shape uniform = {wfv_uniform, 0};
+static const wfv_shape varying = {wfv_varying, 0};
+static const wfv_shape unknown = {wfv_unknown, 0};
+
+static wfv_shape strided(int64_t stride) {
+  return stride == 0 ? uniform : (wfv_shape){wfv_strided, stride};
+}
+
+static int64_t stride_of(wfv_shape s) {
+  return s.kind == wfv_strided ? s.stride : 0;
+}
+
+static bool is_linear(wfv_shape s) {
+  return s.kind == wfv_uniform || s.kind == wfv_strided;
+}
+
+/* Two shapes a value may have on different paths. */
+static wfv_shape join(wfv_shape a, wfv_shape b) {
+  if (a.kind == wfv_unknown) return b;
+  if (b.kind == wfv_unknown) return a;
+  if (a.kind == b.kind && a.stride == b.stride) return a;
+  return varying;
+}
+
+bool wfv_is_widenable(LLVMTypeRef type) {
+  switch (LLVMGetTypeKind(type)) {
+    case LLVMIntegerTypeKind:
+    case LLVMFloatTypeKind:
+    case LLVMDoubleTypeKind:
+    case LLVMHalfTypeKind:
+    case LLVMPointerTypeKind:
+      return true;
+    case LLVMVectorTypeKind: {
+      LLVMTypeKind element = LLVMGetTypeKind(LLVMGetElementType(type));
+      return element != LLVMVectorTypeKind &&
+             wfv_is_widenable(LLVMGetElementType(type));
+    }
+    default:
+      return false;
+  }
+}
+
+/* Memory effects of a call (the "memory" attribute): whether it may write. */
+static bool may_write(LLVMValueRef call) {
+  static unsigned kind;
+  if (!kind) kind = LLVMGetEnumAttributeKindForName("memory", 6);
+  LLVMAttributeRef a =
+      LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind);
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  if (!a && LLVMIsAFunction(callee)) {
+    a = LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind);
+  }
+  if (!a) return true;
+  /* Two bits per location (argument, inaccessible, other); 2 is Mod. */
+  return (LLVMGetEnumAttributeValue(a) & 0x2a) != 0;
+}
+
+bool wfv_has_side_effects(LLVMValueRef inst) {
+  if (LLVMIsAStoreInst(inst) || LLVMIsAAtomicRMWInst(inst) ||
+      LLVMIsAAtomicCmpXchgInst(inst) || LLVMIsAFenceInst(inst)) {
+    return true;
+  }
+  if (LLVMIsALoadInst(inst)) {
+    return LLVMGetVolatile(inst) ||
+           LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic;
+  }
+  if (LLVMIsACallInst(inst)) return may_write(inst);
+  return false;
+}
+
+int wfv_left_loop(const wfv *w, long value, int at, int inner_than) {
+  int def = w->values[value].block;
+  if (def < 0) return -1;
+  int l = inner_than >= 0 ? w->loops[inner_than].parent : w->blocks[def].loop;
+  for (; l >= 0; l = w->loops[l].parent) {
+    if (wfv_loop_contains(w, l, at)) return -1;
+    if (w->loops[l].divergent) return l;
+  }
+  return -1;
+}
+
+wfv_shape wfv_operand_shape(const wfv *w, LLVMValueRef operand, int at) {
+  long v = wfv_map_get(&w->value_index, operand);
+  if (v < 0) return uniform; /* constants, globals, functions */
+  if (wfv_left_loop(w, v, at, -1) >= 0) return varying;
+  return w->values[v].shape;
+}
+
+static wfv_shape gep_shape(const wfv *w, LLVMValueRef gep, int at) {
+  wfv_shape base = wfv_operand_shape(w, LLVMGetOperand(gep, 0), at);
+  if (base.kind == wfv_unknown) return unknown;
+  if (base.kind == wfv_varying) return varying;
+  int64_t stride = stride_of(base);
+  LLVMTypeRef type = LLVMGetGEPSourceElementType(gep);
+  int n = LLVMGetNumOperands(gep);
+  for (int i = 1; i < n; i++) {
+    LLVMValueRef index = LLVMGetOperand(gep, i);
+    wfv_shape s = wfv_operand_shape(w, index, at);
+    if (s.kind == wfv_unknown) return unknown;
+    if (s.kind == wfv_varying) return varying;
+    LLVMTypeRef step = type;
+    if (i > 1) {
+      if (LLVMGetTypeKind(type) == LLVMStructTypeKind) {
+        type = LLVMStructGetTypeAtIndex(
+            type, (unsigned)LLVMConstIntGetZExtValue(index));
+        continue;
+      }
+      step = type = LLVMGetElementType(type);
+    }
+    stride += stride_of(s) * (int64_t)LLVMABISizeOfType(w->data, step);
+  }
+  return strided(stride);
+}
+
+/* add, sub, mul, shl, or: strides where they stay linear. */
+static wfv_shape arithmetic_shape(const wfv *w, LLVMValueRef inst, int at) {
+  wfv_shape a = wfv_operand_shape(w, LLVMGetOperand(inst, 0), at);
+  wfv_shape b = wfv_operand_shape(w, LLVMGetOperand(inst, 1), at);
+  if (a.kind == wfv_unknown || b.kind == wfv_unknown) return unknown;
+  if (a.kind == wfv_uniform && b.kind == wfv_uniform) return uniform;
+  if (!is_linear(a) || !is_linear(b)) return varying;
+  LLVMValueRef rhs = LLVMGetOperand(inst, 1);
+  LLVMValueRef lhs = LLVMGetOperand(inst, 0);
+  switch (LLVMGetInstructionOpcode(inst)) {
+    case LLVMAdd:
+      return strided(stride_of(a) + stride_of(b));
+    case LLVMSub:
+      return strided(stride_of(a) - stride_of(b));
+    case LLVMOr:
+      return LLVMGetIsDisjoint(inst) ? strided(stride_of(a) + stride_of(b))
+                                     : varying;
+    case LLVMMul:
+      if (LLVMIsAConstantInt(rhs) && b.kind == wfv_uniform) {
+        return strided(stride_of(a) * LLVMConstIntGetSExtValue(rhs));
+      }
+      if (LLVMIsAConstantInt(lhs) && a.kind == wfv_uniform) {
+        return strided(stride_of(b) * LLVMConstIntGetSExtValue(lhs));
+      }
+      return varying;
+    case LLVMShl:
+      if (LLVMIsAConstantInt(rhs) && LLVMConstIntGetZExtValue(rhs) < 32) {
+        return strided(stride_of(a) << LLVMConstIntGetZExtValue(rhs));
+      }
+      return varying;
+    default:
+      return varying;
+  }
+}
+
+/* Casts that keep a linear sequence linear. */
+static bool keeps_stride(LLVMOpcode op) {
+  return op == LLVMTrunc || op == LLVMZExt || op == LLVMSExt ||
+         op == LLVMPtrToInt || op == LLVMIntToPtr || op == LLVMAddrSpaceCast;
+}
+
+static wfv_shape phi_shape(const wfv *w, LLVMValueRef phi, int at) {
+  int head = w->blocks[at].head;
+  unsigned n = LLVMCountIncoming(phi);
+  if (head >= 0 && w->blocks[head].divergent) {
+    for (unsigned i = 1; i < n; i++) {
+      if (LLVMGetIncomingValue(phi, i) != LLVMGetIncomingValue(phi, 0)) {
+        return varying;
+      }
+    }
+  }
+  wfv_shape s = unknown;
+  for (unsigned i = 0; i < n; i++) {
+    s = join(s, wfv_operand_shape(w, LLVMGetIncomingValue(phi, i), at));
+  }
+  return s;
+}
+
+static wfv_shape any_operand(const wfv *w, LLVMValueRef inst, int at,
+                             int count) {
+  wfv_shape s = uniform;
+  for (int i = 0; i < count; i++) {
+    wfv_shape o = wfv_operand_shape(w, LLVMGetOperand(inst, i), at);
+    if (o.kind == wfv_unknown) return unknown;
+    if (o.kind != wfv_uniform) s = varying;
+  }
+  return s;
+}
+
+static wfv_shape compute(const wfv *w, LLVMValueRef inst, int at) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+  int n = LLVMGetNumOperands(inst);
+  switch (op) {
+    case LLVMPHI:
+      return phi_shape(w, inst, at);
+    case LLVMAlloca:
+      return strided(
+          (int64_t)LLVMABISizeOfType(w->data, LLVMGetAllocatedType(inst)));
+    case LLVMGetElementPtr:
+      return gep_shape(w, inst, at);
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMShl:
+    case LLVMOr:
+      return arithmetic_shape(w, inst, at);
+    case LLVMSelect: {
+      wfv_shape c = wfv_operand_shape(w, LLVMGetOperand(inst, 0), at);
+      if (c.kind == wfv_unknown) return unknown;
+      if (c.kind != wfv_uniform) return varying;
+      wfv_shape a = wfv_operand_shape(w, LLVMGetOperand(inst, 1), at);
+      wfv_shape b = wfv_operand_shape(w, LLVMGetOperand(inst, 2), at);
+      if (a.kind == wfv_unknown || b.kind == wfv_unknown) return unknown;
+      return join(a, b);
+    }
+    case LLVMLoad:
+      if (wfv_has_side_effects(inst)) return varying;
+      return any_operand(w, inst, at, 1);
+    case LLVMAtomicRMW:
+    case LLVMAtomicCmpXchg:
+      return varying;
+    case LLVMCall:
+      if (LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVoidTypeKind) {
+        return uniform;
+      }
+      if (wfv_has_side_effects(inst)) return varying;
+      return any_operand(w, inst, at, n - 1);
+    default:
+      if (keeps_stride(op)) {
+        wfv_shape a = wfv_operand_shape(w, LLVMGetOperand(inst, 0), at);
+        return a.kind == wfv_strided ? a : any_operand(w, inst, at, 1);
+      }
+      return any_operand(w, inst, at, n);
+  }
+}
+
+static bool index_values(wfv *w) {
+  unsigned params = LLVMCountParams(w->body);
+  unsigned count = params;
+  for (unsigned b = 0; b < w->block_count; b++) {
+    for (LLVMValueRef i = LLVMGetFirstInstruction(w->blocks[b].old); i;
+         i = LLVMGetNextInstruction(i)) {
+      count++;
+    }
+  }
+  w->values = calloc(count, sizeof *w->values);
+  if (!w->values || !wfv_map_init(&w->value_index, count)) {
+    return wfv_fail(w, "out of memory");
+  }
+  unsigned v = 0;
+  for (unsigned p = 0; p < params; p++) {
+    LLVMValueRef param = LLVMGetParam(w->body, p);
+    bool x_id = p == w->arg_count + 1 || p == w->arg_count + 4;
+    w->values[v] = (wfv_value){param, -1, x_id ? strided(1) : uniform, NULL,
+                               NULL, NULL};
+    wfv_map_put(&w->value_index, param, v++);
+  }
+  for (unsigned b = 0; b < w->block_count; b++) {
+    for (LLVMValueRef i = LLVMGetFirstInstruction(w->blocks[b].old); i;
+         i = LLVMGetNextInstruction(i)) {
+      w->values[v] = (wfv_value){i, (int)b, unknown, NULL, NULL, NULL};
+      wfv_map_put(&w->value_index, i, v++);
+    }
+  }
+  w->value_count = v;
+  return true;
+}
+
+static bool branch_diverges(const wfv *w, int b) {
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(w->blocks[b].old);
+  wfv_shape c = wfv_operand_shape(w, LLVMGetCondition(term), b);
+  return c.kind != wfv_uniform && c.kind != wfv_unknown;
+}
+
+bool wfv_analyze_shapes(wfv *w) {
+  if (!index_values(w)) return false;
+  unsigned params = LLVMCountParams(w->body);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (unsigned l = 0; l < w->loop_count; l++) {
+      bool d = branch_diverges(w, w->loops[l].latch);
+      changed |= d != w->loops[l].divergent;
+      w->loops[l].divergent |= d;
+    }
+    for (unsigned b = 0; b < w->block_count; b++) {
+      if (w->blocks[b].join < 0) continue;
+      bool d = branch_diverges(w, (int)b);
+      changed |= d != w->blocks[b].divergent;
+      w->blocks[b].divergent |= d;
+    }
+    for (unsigned v = params; v < w->value_count; v++) {
+      wfv_value *value = &w->values[v];
+      wfv_shape s = compute(w, value->old, value->block);
+      if (s.kind == wfv_unknown) continue;
+      wfv_shape old = value->shape;
+      wfv_shape next = old.kind == wfv_unknown ? s : join(old, s);
+      if (next.kind != old.kind || next.stride != old.stride) {
+        value->shape = next;
+        changed = true;
+      }
+    }
+  }
+  /* What is still unknown is never computed from the ids: uniform. */
+  for (unsigned v = params; v < w->value_count; v++) {
+    if (w->values[v].shape.kind == wfv_unknown) w->values[v].shape = uniform;
+  }
+  /* A varying value must have a vector form. */
+  for (unsigned v = params; v < w->value_count; v++) {
+    LLVMValueRef old = w->values[v].old;
+    LLVMTypeRef type = LLVMTypeOf(old);
+    if (w->values[v].shape.kind != wfv_varying ||
+        LLVMGetTypeKind(type) == LLVMVoidTypeKind || wfv_is_widenable(type)) {
+      continue;
+    }
+    if (LLVMIsAAtomicCmpXchgInst(old)) continue; /* kept per lane */
+    return wfv_fail(w, "a varying value of a type with no vector form");
+  }
+  return true;
+}
