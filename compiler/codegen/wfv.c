@@ -1,10 +1,10 @@
 /* clmux compiler — whole-function vectorizer: the entry point (wfv.h). */
+#include "wfv.h"
+
 #include <llvm-c/TargetMachine.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "wfv.h"
 
 bool cc_has_loop(LLVMValueRef function) {
   /* A block branching to itself or to one before it in layout order is
@@ -35,7 +35,7 @@ static void find_host_vector_bits(void) {
   char *features = LLVMGetHostCPUFeatures();
   if (!features) return;
   host_vector_bits = strstr(features, "+avx512f") ? 512
-                     : strstr(features, "+avx2") ? 256
+                     : strstr(features, "+avx2")  ? 256
                                                   : 128;
   LLVMDisposeMessage(features);
 }
@@ -80,12 +80,12 @@ static bool gathers_in_uniform_loops(wfv *w) {
     LLVMTypeRef type = LLVMIsALoadInst(inst)
                            ? LLVMTypeOf(inst)
                            : LLVMTypeOf(LLVMGetOperand(inst, 0));
-    bool consecutive =
-        s.kind == wfv_strided &&
-        s.stride == (int64_t)LLVMABISizeOfType(w->data, type);
+    bool consecutive = s.kind == wfv_strided &&
+                       s.stride == (int64_t)LLVMABISizeOfType(w->data, type);
     if (s.kind != wfv_uniform && !consecutive) {
-      return !wfv_fail(w, "its loops, the same in every work-item, gather "
-                          "from memory: left to the loop vectorizer");
+      return !wfv_fail(w,
+                       "its loops, the same in every work-item, gather "
+                       "from memory: left to the loop vectorizer");
     }
   }
   return false;
@@ -116,7 +116,7 @@ LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
   w.log = log;
   w.builder = LLVMCreateBuilderInContext(w.context);
   bool ok = LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(body))) ==
-                LLVMVoidTypeKind
+                    LLVMVoidTypeKind
                 ? true
                 : wfv_fail(&w, "a body that returns a value");
   ok = ok && wfv_analyze_cfg(&w) && wfv_analyze_shapes(&w) &&

@@ -71,10 +71,10 @@ typedef struct wfv_loop {
 
 typedef struct wfv_block {
   LLVMBasicBlockRef old;
-  int idom;  /* immediate dominator, -1 for the entry */
-  int loop;  /* innermost loop, or -1 */
-  int head;  /* for a join (2 predecessors, no header): its if's block */
-  int join;  /* for an if's block: the successor its region flows into */
+  int idom;       /* immediate dominator, -1 for the entry */
+  int loop;       /* innermost loop, or -1 */
+  int head;       /* for a join (2 predecessors, no header): its if's block */
+  int join;       /* for an if's block: the successor its region flows into */
   bool divergent; /* an if whose lanes may go apart */
   /* Emission: */
   LLVMBasicBlockRef first, last; /* its new blocks: entered, left */

@@ -143,8 +143,7 @@ static int intersect(const wfv *w, int a, int b) {
   return a;
 }
 
-static unsigned predecessors(const wfv *w, unsigned b, int *out,
-                             unsigned max) {
+static unsigned predecessors(const wfv *w, unsigned b, int *out, unsigned max) {
   unsigned count = 0;
   LLVMUseRef use = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->blocks[b].old));
   for (; use; use = LLVMGetNextUse(use)) {

@@ -128,14 +128,16 @@ static bool enter_block(wfv *w, int b) {
     block->mask = loop->entry_mask;
     LLVMBasicBlockRef pre = w->blocks[loop->preheader].last;
     if (loop->divergent) {
-      loop->mask_phi = LLVMBuildPhi(w->builder, LLVMTypeOf(block->mask), "lanes");
+      loop->mask_phi =
+          LLVMBuildPhi(w->builder, LLVMTypeOf(block->mask), "lanes");
       LLVMAddIncoming(loop->mask_phi, &loop->entry_mask, &pre, 1);
       block->mask = loop->mask_phi;
     }
     for (unsigned i = 0; i < w->live_out_count; i++) {
       wfv_live_out *out = &w->live_outs[i];
       if (out->loop != l) continue;
-      LLVMTypeRef type = wfv_wide_type(w, LLVMTypeOf(w->values[out->value].old));
+      LLVMTypeRef type =
+          wfv_wide_type(w, LLVMTypeOf(w->values[out->value].old));
       out->phi = LLVMBuildPhi(w->builder, type, "left");
       LLVMValueRef poison = LLVMGetPoison(type);
       LLVMAddIncoming(out->phi, &poison, &pre, 1);
@@ -194,8 +196,8 @@ static bool emit_terminator(wfv *w, int b) {
   }
   LLVMBasicBlockRef s0 = first_of(w, LLVMGetSuccessor(term, 0));
   LLVMBasicBlockRef s1 = first_of(w, LLVMGetSuccessor(term, 1));
-  bool divergent = is_latch(w, b) ? w->loops[block->loop].divergent
-                                  : block->divergent;
+  bool divergent =
+      is_latch(w, b) ? w->loops[block->loop].divergent : block->divergent;
   if (!divergent) {
     LLVMBuildCondBr(w->builder, wfv_scalar(w, LLVMGetCondition(term), b), s0,
                     s1);
@@ -260,8 +262,8 @@ static void fill_phis(wfv *w, int b) {
         value = wfv_vector(w, old, b);
         if (blend && p != head && from_head) {
           /* Lanes that skipped the if's region come from its head. */
-          LLVMValueRef took = wfv_repeat_lanes(
-              w, w->blocks[head].then_mask, components(LLVMTypeOf(old)));
+          LLVMValueRef took = wfv_repeat_lanes(w, w->blocks[head].then_mask,
+                                               components(LLVMTypeOf(old)));
           value = LLVMBuildSelect(w->builder, took, value,
                                   wfv_vector(w, from_head, b), "");
         }
@@ -284,10 +286,10 @@ static bool create_function(wfv *w) {
   char vector_name[256];
   snprintf(vector_name, sizeof vector_name, "%.*s.lanes%u", (int)length, name,
            w->lanes);
-  w->function = LLVMAddFunction(
-      w->module, vector_name,
-      LLVMFunctionType(LLVMVoidTypeInContext(w->context), types, params + 1,
-                       0));
+  w->function =
+      LLVMAddFunction(w->module, vector_name,
+                      LLVMFunctionType(LLVMVoidTypeInContext(w->context), types,
+                                       params + 1, 0));
   free(types);
   LLVMSetLinkage(w->function, LLVMInternalLinkage);
   unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
@@ -339,7 +341,8 @@ bool wfv_emit(wfv *w) {
       if (w->missing) return missing_value(w, i);
     }
     if (!emit_terminator(w, (int)b)) return false;
-    if (w->missing) return missing_value(w, LLVMGetBasicBlockTerminator(block->old));
+    if (w->missing)
+      return missing_value(w, LLVMGetBasicBlockTerminator(block->old));
     block->last = LLVMGetInsertBlock(w->builder);
     if (LLVMGetBasicBlockTerminator(block->last) == NULL) {
       return wfv_fail(w, "a block left open");

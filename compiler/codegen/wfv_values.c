@@ -149,8 +149,8 @@ LLVMValueRef wfv_vector(wfv *w, LLVMValueRef old, int at) {
         return LLVMBuildGEP2(w->builder, LLVMInt8TypeInContext(w->context),
                              base, &offsets, 1, "");
       }
-      return LLVMBuildAdd(w->builder, base,
-                          steps(w, type, value->shape.stride), "");
+      return LLVMBuildAdd(w->builder, base, steps(w, type, value->shape.stride),
+                          "");
     }
     default:
       return splat(w, value->scalar);
@@ -225,8 +225,7 @@ LLVMValueRef wfv_call_intrinsic(wfv *w, const char *name, LLVMTypeRef *types,
                                 unsigned arg_count) {
   LLVMValueRef function = intrinsic(w, name, types, type_count);
   LLVMTypeRef type = LLVMIntrinsicGetType(
-      w->context, LLVMLookupIntrinsicID(name, strlen(name)), types,
-      type_count);
+      w->context, LLVMLookupIntrinsicID(name, strlen(name)), types, type_count);
   return LLVMBuildCall2(w->builder, type, function, args, arg_count, "");
 }
 

@@ -42,8 +42,8 @@ static LLVMValueRef clone_with(wfv *w, LLVMValueRef inst, int at,
   if (n > 64) return NULL;
   for (int i = 0; i < n; i++) {
     LLVMValueRef o = LLVMGetOperand(inst, i);
-    operands[i] = LLVMIsABasicBlock(o) || LLVMIsAFunction(o) ? o
-                                                             : map(w, o, at, lane);
+    operands[i] =
+        LLVMIsABasicBlock(o) || LLVMIsAFunction(o) ? o : map(w, o, at, lane);
     if (!operands[i]) return NULL;
   }
   LLVMValueRef copy = LLVMInstructionClone(inst);
@@ -66,7 +66,8 @@ static bool per_lane(wfv *w, LLVMValueRef inst, int at, LLVMValueRef mask) {
     LLVMBasicBlockRef then = NULL, after = NULL;
     if (!full) {
       then = LLVMAppendBasicBlockInContext(w->context, w->function, "lane");
-      after = LLVMAppendBasicBlockInContext(w->context, w->function, "lane.next");
+      after =
+          LLVMAppendBasicBlockInContext(w->context, w->function, "lane.next");
       LLVMValueRef on = LLVMBuildExtractElement(w->builder, mask,
                                                 LLVMConstInt(i32, l, 0), "");
       LLVMBuildCondBr(w->builder, on, then, after);
@@ -138,10 +139,10 @@ static bool is_consecutive(wfv *w, LLVMValueRef address, int at,
          s.stride == (int64_t)LLVMABISizeOfType(w->data, type) &&
          LLVMABISizeOfType(w->data, type) ==
              components(type) *
-                 LLVMABISizeOfType(w->data, LLVMGetTypeKind(type) ==
-                                                    LLVMVectorTypeKind
-                                                ? LLVMGetElementType(type)
-                                                : type);
+                 LLVMABISizeOfType(w->data,
+                                   LLVMGetTypeKind(type) == LLVMVectorTypeKind
+                                       ? LLVMGetElementType(type)
+                                       : type);
 }
 
 static bool widen_load(wfv *w, LLVMValueRef load, int at, LLVMValueRef mask) {
@@ -212,7 +213,8 @@ static bool has_prefix(const char *name, const char *prefix) {
 
 /* Intrinsics that mean nothing per lane. */
 static bool is_droppable(const char *name) {
-  return has_prefix(name, "llvm.lifetime.") || has_prefix(name, "llvm.assume") ||
+  return has_prefix(name, "llvm.lifetime.") ||
+         has_prefix(name, "llvm.assume") ||
          has_prefix(name, "llvm.experimental.noalias.scope.decl") ||
          has_prefix(name, "llvm.dbg.");
 }
@@ -223,17 +225,17 @@ static const struct lane_wise {
   const char *name;
   int scalar_operand;
 } lane_wise[] = {
-    {"llvm.fmuladd", -1}, {"llvm.fma", -1},       {"llvm.sqrt", -1},
-    {"llvm.fabs", -1},    {"llvm.minnum", -1},    {"llvm.maxnum", -1},
-    {"llvm.minimum", -1}, {"llvm.maximum", -1},   {"llvm.copysign", -1},
-    {"llvm.floor", -1},   {"llvm.ceil", -1},      {"llvm.trunc", -1},
-    {"llvm.rint", -1},    {"llvm.nearbyint", -1}, {"llvm.round", -1},
-    {"llvm.roundeven", -1}, {"llvm.smin", -1},    {"llvm.smax", -1},
-    {"llvm.umin", -1},    {"llvm.umax", -1},      {"llvm.ctpop", -1},
-    {"llvm.bswap", -1},   {"llvm.bitreverse", -1}, {"llvm.fshl", -1},
-    {"llvm.fshr", -1},    {"llvm.sadd.sat", -1},  {"llvm.uadd.sat", -1},
-    {"llvm.ssub.sat", -1}, {"llvm.usub.sat", -1}, {"llvm.canonicalize", -1},
-    {"llvm.abs", 1},      {"llvm.ctlz", 1},       {"llvm.cttz", 1},
+    {"llvm.fmuladd", -1},   {"llvm.fma", -1},        {"llvm.sqrt", -1},
+    {"llvm.fabs", -1},      {"llvm.minnum", -1},     {"llvm.maxnum", -1},
+    {"llvm.minimum", -1},   {"llvm.maximum", -1},    {"llvm.copysign", -1},
+    {"llvm.floor", -1},     {"llvm.ceil", -1},       {"llvm.trunc", -1},
+    {"llvm.rint", -1},      {"llvm.nearbyint", -1},  {"llvm.round", -1},
+    {"llvm.roundeven", -1}, {"llvm.smin", -1},       {"llvm.smax", -1},
+    {"llvm.umin", -1},      {"llvm.umax", -1},       {"llvm.ctpop", -1},
+    {"llvm.bswap", -1},     {"llvm.bitreverse", -1}, {"llvm.fshl", -1},
+    {"llvm.fshr", -1},      {"llvm.sadd.sat", -1},   {"llvm.uadd.sat", -1},
+    {"llvm.ssub.sat", -1},  {"llvm.usub.sat", -1},   {"llvm.canonicalize", -1},
+    {"llvm.abs", 1},        {"llvm.ctlz", 1},        {"llvm.cttz", 1},
 };
 
 static const struct lane_wise *find_lane_wise(const char *name, size_t length,
@@ -293,8 +295,8 @@ static LLVMValueRef find_variant(wfv *w, LLVMValueRef call, unsigned *lanes) {
     }
     const char *open = memchr(entry, '(', size);
     if (n && open && entry[size - 1] == ')' &&
-        (n == w->lanes || (w->lanes % n == 0 && n > best_lanes &&
-                           best_lanes != w->lanes))) {
+        (n == w->lanes ||
+         (w->lanes % n == 0 && n > best_lanes && best_lanes != w->lanes))) {
       LLVMValueRef f = NULL;
       char name[128];
       size_t name_length = (size_t)(entry + size - 1 - (open + 1));
@@ -343,8 +345,8 @@ static bool widen_variant(wfv *w, LLVMValueRef call, int at,
   for (unsigned width = lanes; pieces > 1; width *= 2, pieces /= 2) {
     for (unsigned p = 0; p < pieces / 2; p++) {
       for (unsigned l = 0; l < 2 * width; l++) indices[l] = (int)l;
-      parts[p] = wfv_shuffle(w, parts[2 * p], parts[2 * p + 1], indices,
-                             2 * width);
+      parts[p] =
+          wfv_shuffle(w, parts[2 * p], parts[2 * p + 1], indices, 2 * width);
     }
   }
   wfv_set(w, call, NULL, parts[0]);
@@ -360,8 +362,8 @@ static bool widen_call(wfv *w, LLVMValueRef call, int at, LLVMValueRef mask) {
   unsigned n = LLVMGetNumArgOperands(call);
   bool uniform = true;
   for (unsigned i = 0; i < n; i++) {
-    uniform &= wfv_operand_shape(w, LLVMGetOperand(call, i), at).kind ==
-               wfv_uniform;
+    uniform &=
+        wfv_operand_shape(w, LLVMGetOperand(call, i), at).kind == wfv_uniform;
   }
   if (!wfv_has_side_effects(call) && uniform) {
     LLVMValueRef r = clone_with(w, call, at, map_scalar, 0);
@@ -443,11 +445,10 @@ static LLVMValueRef widen_vector_op(wfv *w, LLVMValueRef inst, int at) {
     for (unsigned j = 0; j < kr; j++) {
       int c = LLVMGetMaskValue(inst, j);
       indices[l * kr + j] =
-          c == LLVMGetUndefMaskElem()
-              ? -1
-              : (unsigned)c < ka ? (int)(l * ka + (unsigned)c)
-                                 : (int)(w->lanes * ka + l * ka +
-                                         ((unsigned)c - ka));
+          c == LLVMGetUndefMaskElem() ? -1
+          : (unsigned)c < ka
+              ? (int)(l * ka + (unsigned)c)
+              : (int)(w->lanes * ka + l * ka + ((unsigned)c - ka));
     }
   }
   LLVMValueRef r =
@@ -477,7 +478,8 @@ static LLVMValueRef widen_varying(wfv *w, LLVMValueRef inst, int at) {
     r = LLVMBuildBinOp(b, op, x, y, "");
   } else if (op == LLVMFNeg) {
     r = LLVMBuildFNeg(b, wfv_vector(w, LLVMGetOperand(inst, 0), at), "");
-  } else if ((op >= LLVMTrunc && op <= LLVMBitCast) || op == LLVMAddrSpaceCast) {
+  } else if ((op >= LLVMTrunc && op <= LLVMBitCast) ||
+             op == LLVMAddrSpaceCast) {
     r = LLVMBuildCast(b, op, wfv_vector(w, LLVMGetOperand(inst, 0), at),
                       wfv_wide_type(w, type), "");
   } else if (op == LLVMICmp) {
@@ -503,10 +505,9 @@ static LLVMValueRef widen_varying(wfv *w, LLVMValueRef inst, int at) {
   } else if (op == LLVMGetElementPtr) {
     if (LLVMGetTypeKind(type) == LLVMVectorTypeKind) return NULL;
     LLVMValueRef base = LLVMGetOperand(inst, 0);
-    LLVMValueRef pointer =
-        wfv_operand_shape(w, base, at).kind == wfv_uniform
-            ? wfv_scalar(w, base, at)
-            : wfv_vector(w, base, at);
+    LLVMValueRef pointer = wfv_operand_shape(w, base, at).kind == wfv_uniform
+                               ? wfv_scalar(w, base, at)
+                               : wfv_vector(w, base, at);
     int n = LLVMGetNumOperands(inst);
     LLVMValueRef indices[16];
     if (n - 1 > 16) return NULL;

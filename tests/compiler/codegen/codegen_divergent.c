@@ -1,0 +1,90 @@
+/* Kernels whose work-items loop a different number of times are vectorized
+ * across work-items as whole functions: their optimized IR computes on
+ * <N x float> (<N/2 x double> for a double kernel), N = vector bits / 32,
+ * keeps the lanes still in a divergent loop in a phi of <N x i1> (the loop
+ * runs while any is),
+ * and, for code that must run any local size, stores under a lane mask.
+ * Fails if such kernels fall back to one work-item at a time. Set
+ * CLMUX_CODEGEN_DUMP=1 to print the IR. */
+#include <llvm-c/BitReader.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitcode.h"
+#include "check.h"
+#include "codegen.h"
+
+static void check_divergent(const cc_target *target, LLVMModuleRef source,
+                            const char *name, const uint32_t local[3],
+                            const char *vector, const char *lanes,
+                            bool masked) {
+  cc_kernel_request request = {name, {local[0], local[1], local[2]}};
+  uint8_t *binary = NULL;
+  size_t size = 0;
+  LLVMModuleRef module = NULL;
+  cc_log log = {""};
+  cc_status status = cc_codegen_build(target, source, &request, 1, &binary,
+                                      &size, &module, &log);
+  CHECK_INT(cc_success, status);
+  if (status != cc_success) {
+    fprintf(stderr, "%s: %s\n", name, log.text);
+    return;
+  }
+  free(binary);
+  char *ir = LLVMPrintModuleToString(module);
+  if (getenv("CLMUX_CODEGEN_DUMP")) fputs(ir, stdout);
+  bool wide = strstr(ir, vector) != NULL;
+  bool any = strstr(ir, lanes) != NULL;
+  bool under_mask = strstr(ir, "@llvm.masked.store") != NULL ||
+                    strstr(ir, "@llvm.masked.scatter") != NULL;
+  if (!wide || !any || (masked && !under_mask)) {
+    fprintf(stderr,
+            "%s (local %ux%ux%u): %s %s, lanes in a loop %s, masked store "
+            "%s\n",
+            name, local[0], local[1], local[2], vector,
+            wide ? "found" : "missing", any ? "found" : "missing",
+            under_mask ? "found" : "missing");
+  }
+  CHECK(wide);
+  CHECK(any);
+  if (masked) CHECK(under_mask);
+  LLVMDisposeMessage(ir);
+  LLVMDisposeModule(module);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s divergent.bc\n", argv[0]);
+    return 1;
+  }
+  cc_target *target = NULL;
+  cc_log log = {""};
+  REQUIRE(cc_target_create_host(&target, &log) == cc_success);
+  unsigned bits = cc_target_vector_bits(target);
+  char floats[32], doubles[32], float_lanes[32], double_lanes[32];
+  snprintf(floats, sizeof floats, "<%u x float>", bits / 32);
+  snprintf(doubles, sizeof doubles, "<%u x double>", bits / 64);
+  snprintf(float_lanes, sizeof float_lanes, "phi <%u x i1>", bits / 32);
+  snprintf(double_lanes, sizeof double_lanes, "phi <%u x i1>", bits / 64);
+  LLVMContextRef context = LLVMContextCreate();
+  LLVMModuleRef source = load_bitcode(context, argv[1]);
+  const uint32_t specialized[3] = {64, 1, 1}, odd[3] = {17, 1, 1},
+                 generic[3] = {0, 0, 0};
+  check_divergent(target, source, "escape", specialized, floats, float_lanes,
+                  false);
+  check_divergent(target, source, "escape", odd, floats, float_lanes, true);
+  check_divergent(target, source, "escape", generic, floats, float_lanes, true);
+  check_divergent(target, source, "early_exit", specialized, floats,
+                  float_lanes, true);
+  check_divergent(target, source, "early_exit", generic, floats, float_lanes,
+                  true);
+  check_divergent(target, source, "double_steps", specialized, doubles,
+                  double_lanes, false);
+  check_divergent(target, source, "double_steps", generic, doubles,
+                  double_lanes, true);
+  LLVMDisposeModule(source);
+  LLVMContextDispose(context);
+  cc_target_destroy(target);
+  return check_finish();
+}

@@ -1,0 +1,34 @@
+// Kernels whose work-items take different paths: the whole-function
+// vectorizer's (codegen_divergent.c).
+kernel void escape(global float *out, int width) {
+  int g = get_global_id(0);
+  float cx = -2.0f + 3.0f * (float)(g % width) / (float)width;
+  float cy = -1.5f + 3.0f * (float)(g / width) / (float)width;
+  float x = 0.0f, y = 0.0f;
+  int i = 0;
+  while (i < 256 && x * x + y * y <= 4.0f) {
+    float t = x * x - y * y + cx;
+    y = 2.0f * x * y + cy;
+    x = t;
+    i++;
+  }
+  out[g] = (float)i;
+}
+
+kernel void early_exit(global const float *in, global float *out, int n) {
+  int g = get_global_id(0);
+  if (g >= n) return;
+  float s = 0.0f;
+  for (int k = 0; k < g % 11; k++) {
+    if (in[k] < 0.0f) break;
+    s += in[k] * in[g];
+  }
+  out[g] = s;
+}
+
+kernel void double_steps(global const double *in, global double *out) {
+  int g = get_global_id(0);
+  double x = in[g];
+  while (x > 1.0) x = x * 0.5 + 0.1;
+  out[g] = x;
+}
