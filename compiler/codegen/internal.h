@@ -71,9 +71,11 @@ bool cc_is_group_uniform_query(const char *name);
  * barrier flags lie at `flags_offset`. With `x_rows`, a call may run a row
  * of groups (CPU_BINARY_KERNEL_MERGES_GROUPS): the x loop runs wg's
  * local_size[0] items, a multiple of local_size[0] if that is not 0. With
- * `lanes` > 0, `body` is a vector body (cc_vectorize_body) and the x loop
- * steps by `lanes`, passing the mask of the items that exist. */
+ * a `vector_body` (cc_vectorize_body of `body`, `lanes` wide), the loops
+ * run it instead, the x loop stepping by `lanes` and passing the mask of
+ * the items that exist; a step function's sync region still runs `body`. */
 LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
+                                       LLVMValueRef vector_body,
                                        const cc_kernel_info *info,
                                        const bool *by_pointer,
                                        const uint32_t local_size[3],
@@ -84,11 +86,12 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
 /* ---- The whole-function vectorizer (wfv.h) ---- */
 
 /* A new internal function running `lanes` consecutive work-items of x of
- * `body` (a body as cc_build_work_group_loops takes, returning void, in the
- * structured form of LLVM's structurizecfg) at once: its parameters are
- * the body's, the x ids those of the first lane, then a <lanes x i1> mask
- * of the lanes to run (at least one). NULL, with the reason in `log`, when
- * the body has what it cannot vectorize. */
+ * `body` (a body as cc_build_work_group_loops takes, or a step function, in
+ * the structured form of LLVM's structurizecfg) at once: its parameters
+ * are the body's, the x ids those of the first lane, then a <lanes x i1>
+ * mask of the lanes to run (at least one); it returns nothing (a step
+ * function's barrier number is not used: its flags are in scratch). NULL,
+ * with the reason in `log`, when the body has what it cannot vectorize. */
 LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
                                unsigned arg_count, unsigned lanes,
                                cc_log *log);

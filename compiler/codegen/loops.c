@@ -222,6 +222,7 @@ static LLVMBasicBlockRef build_nest(nest_context *n, LLVMValueRef region,
 }
 
 LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
+                                       LLVMValueRef vector_body,
                                        const cc_kernel_info *info,
                                        const bool *by_pointer,
                                        const uint32_t local_size[3],
@@ -249,13 +250,14 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
   LLVMBasicBlockRef entry =
       LLVMAppendBasicBlockInContext(context, function, "entry");
   LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
-  nest_context n = {context, builder, function, body, i64, NULL,
+  nest_context n = {context, builder, function,
+                    vector_body ? vector_body : body, i64, NULL,
                     info->arg_count, {NULL}, {NULL}, parallel && !lanes, NULL,
                     0, lanes};
 
   /* Entry: the arguments and the group's first global id, uniform. */
   LLVMPositionBuilderAtEnd(builder, entry);
-  n.call_args = calloc(LLVMCountParams(body), sizeof *n.call_args);
+  n.call_args = calloc(LLVMCountParams(n.body), sizeof *n.call_args);
   if (!n.call_args) {
     LLVMDisposeBuilder(builder);
     LLVMDeleteFunction(function);

@@ -115,11 +115,7 @@ LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
   w.arg_count = arg_count;
   w.log = log;
   w.builder = LLVMCreateBuilderInContext(w.context);
-  bool ok = LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(body))) ==
-                    LLVMVoidTypeKind
-                ? true
-                : wfv_fail(&w, "a body that returns a value");
-  ok = ok && wfv_analyze_cfg(&w) && wfv_analyze_shapes(&w) &&
+  bool ok = wfv_analyze_cfg(&w) && wfv_analyze_shapes(&w) &&
        !gathers_in_uniform_loops(&w) && wfv_emit(&w);
   LLVMValueRef function = w.function;
   if (!ok && function) {

@@ -255,12 +255,22 @@ static void fill_phis(wfv *w, int b) {
       LLVMBasicBlockRef end = w->blocks[p].last;
       LLVMPositionBuilderBefore(w->builder, LLVMGetBasicBlockTerminator(end));
       LLVMValueRef old = LLVMGetIncomingValue(i, k);
+      /* At a divergent join, the lanes that went through the if's region
+       * and the others both come in from its end: an undefined value there
+       * stands for the head's. */
+      if (blend && p != head && from_head &&
+          (LLVMIsUndef(old) || LLVMIsPoison(old))) {
+        old = from_head;
+      }
+      bool head_undefined =
+          from_head && (LLVMIsUndef(from_head) || LLVMIsPoison(from_head));
       LLVMValueRef value;
       if (linear) {
         value = wfv_scalar(w, old, b);
       } else {
         value = wfv_vector(w, old, b);
-        if (blend && p != head && from_head) {
+        if (blend && p != head && from_head && old != from_head &&
+            !head_undefined) {
           /* Lanes that skipped the if's region come from its head. */
           LLVMValueRef took = wfv_repeat_lanes(w, w->blocks[head].then_mask,
                                                components(LLVMTypeOf(old)));

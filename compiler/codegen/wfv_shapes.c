@@ -164,21 +164,30 @@ static bool keeps_stride(LLVMOpcode op) {
          op == LLVMPtrToInt || op == LLVMIntToPtr || op == LLVMAddrSpaceCast;
 }
 
+/* An undefined incoming value (the structurizer's, on the path where the
+ * phi's value is not used) may be any value: the phi's other one. */
+static bool is_undefined(LLVMValueRef value) {
+  return LLVMIsUndef(value) || LLVMIsPoison(value);
+}
+
 static wfv_shape phi_shape(const wfv *w, LLVMValueRef phi, int at) {
   int head = w->blocks[at].head;
   unsigned n = LLVMCountIncoming(phi);
   if (head >= 0 && w->blocks[head].divergent) {
-    for (unsigned i = 1; i < n; i++) {
-      if (LLVMGetIncomingValue(phi, i) != LLVMGetIncomingValue(phi, 0)) {
-        return varying;
-      }
+    LLVMValueRef defined = NULL;
+    for (unsigned i = 0; i < n; i++) {
+      LLVMValueRef value = LLVMGetIncomingValue(phi, i);
+      if (is_undefined(value)) continue;
+      if (defined && value != defined) return varying;
+      defined = value;
     }
   }
   wfv_shape s = unknown;
   for (unsigned i = 0; i < n; i++) {
-    s = join(s, wfv_operand_shape(w, LLVMGetIncomingValue(phi, i), at));
+    LLVMValueRef value = LLVMGetIncomingValue(phi, i);
+    if (!is_undefined(value)) s = join(s, wfv_operand_shape(w, value, at));
   }
-  return s;
+  return s.kind == wfv_unknown ? uniform : s;
 }
 
 static wfv_shape any_operand(const wfv *w, LLVMValueRef inst, int at,

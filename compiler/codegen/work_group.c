@@ -272,24 +272,24 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
 
 /* A kernel whose work-items loop (which the loop vectorizer cannot widen
  * across work-items, its loop over them being outside) runs through the
- * whole-function vectorizer; *body becomes the vector body and *lanes its
- * width. When it cannot, the body stays, and CLMUX_DEBUG says why. */
+ * whole-function vectorizer: *vector_body, *lanes wide. When it cannot, the body stays, and CLMUX_DEBUG says why. */
 static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
-                                 unsigned arg_count, LLVMValueRef *body,
-                                 unsigned *lanes, cc_log *log) {
+                                 unsigned arg_count, LLVMValueRef body,
+                                 LLVMValueRef *vector_body, unsigned *lanes,
+                                 cc_log *log) {
   /* Short loops of known length (over a vector's components, say) are
    * unrolled first: what is left without loops stays with the loop
    * vectorizer, which widens it with interleaved accesses. */
   cc_status status = cc_run_passes(
       module, "function(simplifycfg,loop(loop-unroll-full),simplifycfg)", log);
-  if (status != cc_success || !cc_has_loop(*body)) return status;
+  if (status != cc_success || !cc_has_loop(body)) return status;
   status = cc_run_passes(
       module,
       "function(lower-switch,mergereturn,fix-irreducible,structurizecfg)", log);
   if (status != cc_success) return status;
-  unsigned width = cc_wfv_lanes(*body);
+  unsigned width = cc_wfv_lanes(body);
   cc_log reason = {{0}};
-  LLVMValueRef vector = cc_vectorize_body(module, *body, arg_count, width,
+  LLVMValueRef vector = cc_vectorize_body(module, body, arg_count, width,
                                           &reason);
   if (getenv("CLMUX_DEBUG")) {
     if (vector) {
@@ -301,7 +301,7 @@ static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
     }
   }
   if (vector) {
-    *body = vector;
+    *vector_body = vector;
     *lanes = width;
   }
   return cc_success;
@@ -338,12 +338,15 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   }
   bool parallel = regions > 0 || (body && !has_alloca(body));
   unsigned lanes = 0;
-  if (status == cc_success && regions == 0 && cc_has_loop(body)) {
-    status = vectorize_whole(module, name, info->arg_count, &body, &lanes, log);
+  LLVMValueRef vector_body = NULL;
+  if (status == cc_success && cc_has_loop(body)) {
+    status = vectorize_whole(module, name, info->arg_count, body, &vector_body,
+                             &lanes, log);
   }
   LLVMValueRef wrapper =
       status == cc_success
-          ? cc_build_work_group_loops(module, body, info, by_pointer,
+          ? cc_build_work_group_loops(module, body, vector_body, info,
+                                      by_pointer,
                                       local_size, symbol, parallel,
                                       result->merges_groups, regions,
                                       result->flags_offset, lanes)
