@@ -149,6 +149,21 @@ static cc_status split_requests(LLVMModuleRef source,
   return status;
 }
 
+/* With CLMUX_DUMP_DIR set, the optimized IR of each build goes to
+ * <dir>/<first kernel>.<local size>.ll, for people reading the code. */
+static void dump_module(LLVMModuleRef module, const cc_kernel_request *first) {
+  const char *dir = getenv("CLMUX_DUMP_DIR");
+  if (!dir || !*dir) return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s.%ux%ux%u.ll", dir, first->name,
+           first->local_size[0], first->local_size[1], first->local_size[2]);
+  char *message = NULL;
+  if (LLVMPrintModuleToFile(module, path, &message)) {
+    fprintf(stderr, "clmux: cannot write %s: %s\n", path, message);
+  }
+  LLVMDisposeMessage(message);
+}
+
 cc_status cc_codegen_build(const cc_target *target, LLVMModuleRef source,
                            const cc_kernel_request *kernels, uint32_t count,
                            uint8_t **binary, size_t *binary_size,
@@ -178,6 +193,7 @@ cc_status cc_codegen_build(const cc_target *target, LLVMModuleRef source,
     cc_guard_divisions(linked);
     status = cc_codegen_optimize(target, linked, log);
   }
+  if (status == cc_success) dump_module(linked, &kernels[0]);
   LLVMMemoryBufferRef object = NULL;
   if (status == cc_success) {
     status = cc_codegen_emit_object(target, linked, &object, log);

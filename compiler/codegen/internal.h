@@ -95,9 +95,10 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
 LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
                                unsigned arg_count, unsigned lanes,
                                cc_log *log);
-/* The lane count for `body`: the host's vector registers over 32 bits,
- * over 64 if it computes with doubles. */
-unsigned cc_wfv_lanes(LLVMValueRef body);
+/* The lane count for `body`: two of the host's vector registers over 32
+ * bits (64 if it computes with doubles), one if `items`, the work-items a
+ * call runs in x when known (else 0), are fewer than two registers' worth. */
+unsigned cc_wfv_lanes(LLVMValueRef body, uint32_t items);
 /* Whether the function's blocks have a back edge (a loop), by layout. */
 bool cc_has_loop(LLVMValueRef function);
 
@@ -204,23 +205,6 @@ cc_status cc_build_step_function(LLVMModuleRef module, LLVMValueRef function,
  * one slot per element (vector_slots.c). */
 void cc_split_vector_slots(LLVMValueRef function, LLVMBuilderRef builder);
 
-/* Puts a barrier at the top of each innermost loop of `kernel` (no
- * barriers of its own) that every work-item of a group runs equally often,
- * whose bound comes from the arguments and which carries floating-point
- * state, when local_size[0] spans vectors (loop_barriers.c). Returns how
- * many it put. */
-unsigned cc_add_loop_barriers(LLVMModuleRef module, LLVMValueRef kernel,
-                              const uint32_t local_size[3]);
-
-/* How many loops of a kernel would run in step (loop_barriers.c). */
-typedef unsigned (*cc_loop_chooser)(LLVMValueRef kernel);
-/* Finds a branch on the global id compared with a value the same in every
- * work-item, after which `choose` would take loops were the branch the
- * same in every work-item, and copies what follows it for the groups in
- * which it is (guard_versions.c). Whether it did. */
-bool cc_version_id_guard(LLVMModuleRef module, LLVMValueRef kernel,
-                         cc_loop_chooser choose);
-
 /* A value (a block as a value, an alloca) and its index, in tables sorted
  * by cc_keyed_sort for cc_keyed_find (the index, or -1). */
 typedef struct cc_keyed {
@@ -256,15 +240,6 @@ long cc_successor_index(const cc_blocks *blocks, size_t b, unsigned s);
 bool cc_uniform_slots(LLVMValueRef function, unsigned arg_count,
                       const LLVMValueRef *slots, const bool *plain,
                       unsigned slot_count, bool *uniform);
-
-/* For a kernel's function (its parameters are its arguments) with no
- * barrier yet: partial[b] for each block b in LLVMGetBasicBlocks order,
- * whether some work-items of a group may run it and others not, as
- * cc_uniform_slots decides it over all the function's allocas; uniform[a]
- * for the allocas in the function's order (`slots`, slot_count of them).
- * False if out of memory. */
-bool cc_partial_blocks(LLVMValueRef function, const LLVMValueRef *slots,
-                       unsigned slot_count, bool *uniform, bool *partial);
 
 /* A scalar stack slot: only whole, non-volatile loads and stores of its
  * type touch it. */

@@ -27,7 +27,7 @@ static const char loop_template[] =
     "!3 = distinct !{}\n";
 
 /* The same for a short region loop, not to be unrolled: a region is
- * often small (one iteration of a kernel's loop, loop_barriers.c), and
+ * often small (a kernel's code between two barriers), and
  * over a few work-items the full unroller would get to it before the
  * vectorizer and leave a row of scalar copies. */
 static const char region_loop_template[] =
@@ -39,18 +39,27 @@ static const char region_loop_template[] =
     "!3 = distinct !{}\n"
     "!4 = !{!\"llvm.loop.unroll.disable\"}\n";
 
+/* A loop of vector-body calls, kept rolled: its body is a whole kernel's
+ * code for a vector of work-items, often with loops of its own, and
+ * copies of it would only cost compile time and code size. */
+static const char rolled_loop_template[] =
+    "define void @t() {\nentry:\n  br label %l\nl:\n"
+    "  br label %l, !llvm.loop !0\n}\n"
+    "!0 = distinct !{!0, !1}\n"
+    "!1 = !{!\"llvm.loop.unroll.disable\"}\n";
+
 /* Region loops up to this many work-items in x are kept rolled. */
 #define SHORT_REGION_LOOP 32
 
 /* A fresh loop ID and its access group, as values. */
-static void loop_metadata(LLVMContextRef context, bool region,
+static void loop_metadata(LLVMContextRef context, const char *text,
                           LLVMValueRef *loop_id, LLVMValueRef *access_group) {
-  const char *text = region ? region_loop_template : loop_template;
   LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(
       text, strlen(text), "loop_template");
   LLVMModuleRef module = NULL;
   char *message = NULL;
-  *loop_id = *access_group = NULL;
+  *loop_id = NULL;
+  if (access_group) *access_group = NULL;
   if (LLVMParseIRInContext(context, buffer, &module, &message)) {
     LLVMDisposeMessage(message); /* a fixed text: cannot happen */
     return;
@@ -60,10 +69,12 @@ static void loop_metadata(LLVMContextRef context, bool region,
   *loop_id = LLVMGetMetadata(branch,
                              LLVMGetMDKindIDInContext(context, "llvm.loop", 9));
   LLVMValueRef operands[4];
-  LLVMGetMDNodeOperands(*loop_id, operands);
-  LLVMValueRef pair[2];
-  LLVMGetMDNodeOperands(operands[2], pair);
-  *access_group = pair[1];
+  if (access_group && LLVMGetMDNodeNumOperands(*loop_id) > 2) {
+    LLVMGetMDNodeOperands(*loop_id, operands);
+    LLVMValueRef pair[2];
+    LLVMGetMDNodeOperands(operands[2], pair);
+    *access_group = pair[1];
+  }
   LLVMDisposeModule(module);
 }
 
@@ -196,7 +207,8 @@ static LLVMBasicBlockRef build_nest(nest_context *n, LLVMValueRef region,
     bool short_region =
         region && LLVMIsAConstantInt(n->size[0]) &&
         LLVMConstIntGetZExtValue(n->size[0]) <= SHORT_REGION_LOOP;
-    loop_metadata(context, short_region, &loop_id, &access_group);
+    loop_metadata(context, short_region ? region_loop_template : loop_template,
+                  &loop_id, &access_group);
   }
   if (access_group) {
     unsigned kind = LLVMGetMDKindIDInContext(context, "llvm.access.group", 17);
@@ -210,9 +222,11 @@ static LLVMBasicBlockRef build_nest(nest_context *n, LLVMValueRef region,
     LLVMValueRef more =
         LLVMBuildICmp(builder, LLVMIntULT, next[d], n->size[d], "");
     LLVMValueRef branch = LLVMBuildCondBr(builder, more, headers[d], exits[d]);
-    if (d == 0 && loop_id) {
+    LLVMValueRef id_of_loop = d == 0 ? loop_id : NULL;
+    if (n->lanes) loop_metadata(context, rolled_loop_template, &id_of_loop, NULL);
+    if (id_of_loop) {
       LLVMSetMetadata(branch, LLVMGetMDKindIDInContext(context, "llvm.loop", 9),
-                      loop_id);
+                      id_of_loop);
     }
     LLVMValueRef incoming[2] = {zero, next[d]};
     LLVMBasicBlockRef from[2] = {preheaders[d], latches[d]};

@@ -163,10 +163,9 @@ static void mark_partial(const cc_blocks *blocks, size_t words,
   }
 }
 
-/* cc_uniform_slots, and the partial blocks (per block, or NULL). */
-static bool analyze(LLVMValueRef function, unsigned arg_count,
-                    const LLVMValueRef *slots, const bool *plain,
-                    unsigned slot_count, bool *uniform, bool *partial_out) {
+bool cc_uniform_slots(LLVMValueRef function, unsigned arg_count,
+                      const LLVMValueRef *slots, const bool *plain,
+                      unsigned slot_count, bool *uniform) {
   cc_blocks blocks;
   bool ok = cc_blocks_init(&blocks, function);
   size_t count = blocks.count, words = (count + 63) / 64;
@@ -223,7 +222,6 @@ static bool analyze(LLVMValueRef function, unsigned arg_count,
     }
   }
   if (!ok) memset(uniform, 0, slot_count * sizeof *uniform);
-  if (ok && partial_out) memcpy(partial_out, partial, count * sizeof *partial);
   cc_blocks_free(&blocks);
   free(pdom);
   free(divergent);
@@ -234,21 +232,3 @@ static bool analyze(LLVMValueRef function, unsigned arg_count,
   return ok;
 }
 
-bool cc_uniform_slots(LLVMValueRef function, unsigned arg_count,
-                      const LLVMValueRef *slots, const bool *plain,
-                      unsigned slot_count, bool *uniform) {
-  return analyze(function, arg_count, slots, plain, slot_count, uniform, NULL);
-}
-
-bool cc_partial_blocks(LLVMValueRef function, const LLVMValueRef *slots,
-                       unsigned slot_count, bool *uniform, bool *partial) {
-  bool *plain = calloc(slot_count + 1, sizeof *plain);
-  if (!plain) return false;
-  for (unsigned a = 0; a < slot_count; a++) {
-    plain[a] = cc_is_plain_slot(slots[a]);
-  }
-  bool ok = analyze(function, LLVMCountParams(function), slots, plain,
-                    slot_count, uniform, partial);
-  free(plain);
-  return ok;
-}

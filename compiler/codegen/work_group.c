@@ -238,7 +238,6 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
   }
   result->local_memory = layout.size;
   cc_status status = inline_helpers(module, kernel, log);
-  if (status == cc_success) cc_add_loop_barriers(module, kernel, local_size);
   bool stepped = status == cc_success && cc_has_barrier(kernel);
   result->merges_groups = status == cc_success && layout.size == 0 &&
                           !has_local_pointer_arg(info) &&
@@ -274,9 +273,9 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
  * across work-items, its loop over them being outside) runs through the
  * whole-function vectorizer: *vector_body, *lanes wide. When it cannot, the body stays, and CLMUX_DEBUG says why. */
 static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
-                                 unsigned arg_count, LLVMValueRef body,
-                                 LLVMValueRef *vector_body, unsigned *lanes,
-                                 cc_log *log) {
+                                 unsigned arg_count, uint32_t items,
+                                 LLVMValueRef body, LLVMValueRef *vector_body,
+                                 unsigned *lanes, cc_log *log) {
   /* Short loops of known length (over a vector's components, say) are
    * unrolled first: what is left without loops stays with the loop
    * vectorizer, which widens it with interleaved accesses. */
@@ -287,7 +286,7 @@ static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
       module,
       "function(lower-switch,mergereturn,fix-irreducible,structurizecfg)", log);
   if (status != cc_success) return status;
-  unsigned width = cc_wfv_lanes(body);
+  unsigned width = cc_wfv_lanes(body, items);
   cc_log reason = {{0}};
   LLVMValueRef vector = cc_vectorize_body(module, body, arg_count, width,
                                           &reason);
@@ -340,8 +339,10 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   unsigned lanes = 0;
   LLVMValueRef vector_body = NULL;
   if (status == cc_success && cc_has_loop(body)) {
-    status = vectorize_whole(module, name, info->arg_count, body, &vector_body,
-                             &lanes, log);
+    /* A row of merged groups has any number of items. */
+    uint32_t items = result->merges_groups ? 0 : local_size[0];
+    status = vectorize_whole(module, name, info->arg_count, items, body,
+                             &vector_body, &lanes, log);
   }
   LLVMValueRef wrapper =
       status == cc_success

@@ -1,6 +1,7 @@
 /* Kernels whose work-items loop a different number of times are vectorized
  * across work-items as whole functions: their optimized IR computes on
- * <N x float> (<N/2 x double> for a double kernel), N = vector bits / 32,
+ * <N x float> (<N/2 x double> for a double kernel), N = two vector
+ * registers of 32-bit lanes,
  * keeps the lanes still in a divergent loop in a phi of <N x i1> (the loop
  * runs while any is),
  * and, for code that must run any local size, stores under a lane mask.
@@ -63,10 +64,11 @@ int main(int argc, char **argv) {
   REQUIRE(cc_target_create_host(&target, &log) == cc_success);
   unsigned bits = cc_target_vector_bits(target);
   char floats[32], doubles[32], float_lanes[32], double_lanes[32];
-  snprintf(floats, sizeof floats, "<%u x float>", bits / 32);
-  snprintf(doubles, sizeof doubles, "<%u x double>", bits / 64);
-  snprintf(float_lanes, sizeof float_lanes, "phi <%u x i1>", bits / 32);
-  snprintf(double_lanes, sizeof double_lanes, "phi <%u x i1>", bits / 64);
+  unsigned lanes = 2 * bits / 32;
+  snprintf(floats, sizeof floats, "<%u x float>", lanes);
+  snprintf(doubles, sizeof doubles, "<%u x double>", lanes / 2);
+  snprintf(float_lanes, sizeof float_lanes, "phi <%u x i1>", lanes);
+  snprintf(double_lanes, sizeof double_lanes, "phi <%u x i1>", lanes / 2);
   LLVMContextRef context = LLVMContextCreate();
   LLVMModuleRef source = load_bitcode(context, argv[1]);
   const uint32_t specialized[3] = {64, 1, 1}, odd[3] = {17, 1, 1},
