@@ -97,7 +97,8 @@ LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
                                cc_log *log);
 /* The lane count for `body`: two of the host's vector registers over 32
  * bits (64 if it computes with doubles), one if `items`, the work-items a
- * call runs in x when known (else 0), are fewer than two registers' worth. */
+ * call runs in x when known (else 0), are fewer than two registers' worth;
+ * 0 (do not vectorize) when they are fewer than one. */
 unsigned cc_wfv_lanes(LLVMValueRef body, uint32_t items);
 /* Whether the function's blocks have a back edge (a loop), by layout. */
 bool cc_has_loop(LLVMValueRef function);

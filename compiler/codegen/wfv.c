@@ -63,7 +63,10 @@ unsigned cc_wfv_lanes(LLVMValueRef body, uint32_t items) {
    * half of an FMA's latency (measured: N-body and a naive matrix product
    * 1.5-2x faster than at one register, the escape-time fractal 1.3x);
    * not when a group's row has fewer items than that, which would leave
-   * half the lanes idle. */
+   * half the lanes idle, and not at all when it has fewer than one
+   * register's worth (kernels run with work-groups of one item, as
+   * hashcat's are, vectorize inside the item if at all). */
+  if (items && items < width) return 0;
   return items && items < 2 * width ? width : 2 * width;
 }
 

@@ -287,6 +287,15 @@ static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
       "function(lower-switch,mergereturn,fix-irreducible,structurizecfg)", log);
   if (status != cc_success) return status;
   unsigned width = cc_wfv_lanes(body, items);
+  if (width == 0) {
+    if (getenv("CLMUX_DEBUG")) {
+      fprintf(stderr,
+              "clmux: kernel %s: not vectorized as a whole (%u work-items "
+              "in x)\n",
+              name, items);
+    }
+    return cc_success;
+  }
   cc_log reason = {{0}};
   LLVMValueRef vector = cc_vectorize_body(module, body, arg_count, width,
                                           &reason);
