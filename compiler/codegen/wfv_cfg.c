@@ -341,6 +341,13 @@ static bool find_joins(wfv *w) {
     }
     w->blocks[b].head = head;
   }
+  /* And every if has such a join: its lanes meet again there. */
+  for (unsigned b = 0; b < w->block_count; b++) {
+    int join = w->blocks[b].join;
+    if (join >= 0 && w->blocks[join].head != (int)b) {
+      return wfv_fail(w, "an if whose paths do not meet at its join");
+    }
+  }
   return true;
 }
 
