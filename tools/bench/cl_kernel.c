@@ -14,8 +14,8 @@
  * build or run a kernel gets a line saying so, and the run goes on.
  * Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME] [-k TEXT]
  *        (--help) */
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "cl_kernel.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -33,7 +33,8 @@ static const char usage[] =
     "  -n RUNS     timed launches per kernel, the median is shown (5)\n"
     "  -d DIVISOR  divide every problem size by DIVISOR (1), for quick runs\n"
     "  -p NAME     only platforms whose name contains NAME\n"
-    "  -k TEXT     only benchmarks whose title contains TEXT\n"
+    "  -k TEXT     only benchmarks whose title contains TEXT (repeatable:\n"
+    "              any of them)\n"
     "Runs on every platform the OpenCL ICD loader lists; to compare clmux\n"
     "with PoCL point OCL_ICD_VENDORS at a folder holding both .icd files.\n";
 
@@ -57,12 +58,17 @@ static float random_float(float low, float high) {
   return low + (high - low) * (float)(random_state >> 40) / (float)(1 << 24);
 }
 
-static float *random_floats(size_t count, float low, float high) {
-  float *values = malloc(count * sizeof *values);
-  if (!values) {
+void *bench_malloc(size_t size) {
+  void *memory = malloc(size);
+  if (!memory) {
     fprintf(stderr, "clmux-cl-kernel-bench: out of host memory\n");
     exit(1);
   }
+  return memory;
+}
+
+float *random_floats(size_t count, float low, float high) {
+  float *values = bench_malloc(count * sizeof *values);
   for (size_t i = 0; i < count; i++) values[i] = random_float(low, high);
   return values;
 }
@@ -162,43 +168,6 @@ static cl_program build(const platform *p, const char *source,
 }
 
 /* ---- Benchmarks --------------------------------------------------------- */
-
-/* Buffers of one run: inputs copied from host, outputs read back. */
-#define MAX_ARGS 8
-typedef struct arg {
-  enum {
-    ARG_IN,
-    ARG_OUT,
-    ARG_FLOAT,
-    ARG_INT,
-    ARG_LOCAL,
-    ARG_IMAGE_IN, /* 2D CL_RGBA/CL_FLOAT image, one pixel per work-item */
-    ARG_IMAGE_OUT
-  } kind;
-  const void *host; /* ARG_IN, ARG_IMAGE_IN: data */
-  size_t size;      /* bytes (ARG_LOCAL: local bytes) */
-  float f;
-  cl_int i;
-} arg;
-
-typedef struct bench bench;
-struct bench {
-  const char *name;
-  const char *label;  /* with its size */
-  const char *source; /* one kernel named `name` */
-  cl_uint dims;
-  size_t global[2];
-  size_t local[2]; /* 0: NULL local size */
-  arg args[MAX_ARGS];
-  int arg_count;
-  double work;      /* bytes moved or flops per launch, for the rate */
-  const char *unit; /* "GB/s", "GFLOP/s" */
-  /* Checks the output buffers (in argument order); prints and returns
-   * false on a mismatch. */
-  bool (*check)(const bench *b, void *const *outputs);
-  void *state; /* host data the check needs */
-  const char *options; /* clBuildProgram's options, NULL for none */
-};
 
 typedef struct measured {
   bool ok; /* built, ran and correct */
@@ -357,14 +326,20 @@ static void print_ratio(const char *other, const measured *clmux,
 }
 
 /* Runs one benchmark on every platform, then the ratios. */
-/* -k: the benchmarks to run, by a part of their title (NULL: all). */
-static const char *only_bench;
+/* -k (repeatable): the benchmarks to run, by a part of their title (none:
+ * all). */
+#define MAX_ONLY 8
+static const char *only_bench[MAX_ONLY];
+static int only_bench_count;
 
-static bool selected(const char *label) {
-  return !only_bench || strcasestr(label, only_bench);
+bool selected(const char *label) {
+  for (int i = 0; i < only_bench_count; i++) {
+    if (strcasestr(label, only_bench[i])) return true;
+  }
+  return only_bench_count == 0;
 }
 
-static void run_everywhere(const bench *b) {
+void run_everywhere(const bench *b) {
   if (!selected(b->label)) return;
   printf("%s\n", b->label);
   measured m[MAX_PLATFORMS];
@@ -381,8 +356,8 @@ static void run_everywhere(const bench *b) {
 }
 
 /* Counts mismatches; prints the first. */
-static bool report_mismatches(const char *what, size_t bad, size_t first,
-                              double got, double want) {
+bool report_mismatches(const char *what, size_t bad, size_t first, double got,
+                       double want) {
   if (bad) {
     printf("    %s: %zu wrong, first at %zu: %.9g, expected %.9g\n", what, bad,
            first, got, want);
@@ -899,7 +874,7 @@ static void run_build_bench(void) {
 /* ---- Main --------------------------------------------------------------- */
 
 /* "16M", or "256K" for small runs. */
-static const char *count_label(size_t count) {
+const char *count_label(size_t count) {
   static char text[4][32];
   static int next;
   char *out = text[next++ % 4];
@@ -1161,8 +1136,9 @@ int main(int argc, char **argv) {
       divisor = (size_t)strtoul(argv[++i], NULL, 10);
     } else if (!strcmp(argv[i], "-p") && i + 1 < argc) {
       only = argv[++i];
-    } else if (!strcmp(argv[i], "-k") && i + 1 < argc) {
-      only_bench = argv[++i];
+    } else if (!strcmp(argv[i], "-k") && i + 1 < argc &&
+               only_bench_count < MAX_ONLY) {
+      only_bench[only_bench_count++] = argv[++i];
     } else {
       fputs(usage, strcmp(argv[i], "-h") && strcmp(argv[i], "--help") ? stderr
                                                                       : stdout);

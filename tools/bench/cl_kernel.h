@@ -1,0 +1,57 @@
+/* clmux-cl-kernel-bench, what its files share: a benchmark row (struct
+ * bench) and the harness that runs one on every platform (cl_kernel.c). */
+#ifndef CLMUX_BENCH_CL_KERNEL_H
+#define CLMUX_BENCH_CL_KERNEL_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Buffers of one run: inputs copied from host, outputs read back. */
+#define MAX_ARGS 8
+typedef struct arg {
+  enum {
+    ARG_IN,
+    ARG_OUT,
+    ARG_FLOAT,
+    ARG_INT,
+    ARG_LOCAL,
+    ARG_IMAGE_IN, /* 2D CL_RGBA/CL_FLOAT image, one pixel per work-item */
+    ARG_IMAGE_OUT
+  } kind;
+  const void *host; /* ARG_IN, ARG_IMAGE_IN: data */
+  size_t size;      /* bytes (ARG_LOCAL: local bytes) */
+  float f;
+  cl_int i;
+} arg;
+
+typedef struct bench bench;
+struct bench {
+  const char *name;
+  const char *label;  /* with its size */
+  const char *source; /* one kernel named `name` */
+  cl_uint dims;
+  size_t global[2];
+  size_t local[2]; /* 0: NULL local size */
+  arg args[MAX_ARGS];
+  int arg_count;
+  double work;       /* bytes moved or flops per launch, for the rate */
+  const char *unit; /* "GB/s", "GFLOP/s" */
+  /* Checks the output buffers (in argument order); prints and returns
+   * false on a mismatch. */
+  bool (*check)(const bench *b, void *const *outputs);
+  void *state;         /* host data the check needs */
+  const char *options; /* clBuildProgram's options, NULL for none */
+};
+
+/* cl_kernel.c: the harness. */
+void run_everywhere(const bench *b);
+bool selected(const char *label); /* -k: is the row with this title run? */
+bool report_mismatches(const char *what, size_t bad, size_t first, double got,
+                       double want);
+float *random_floats(size_t count, float low, float high);
+void *bench_malloc(size_t size); /* exits when out of memory */
+const char *count_label(size_t count);
+
+#endif
