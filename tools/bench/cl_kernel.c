@@ -8,7 +8,9 @@
  *     per-local-size compilation shows up here); the time to the first
  *     result (build, clCreateKernel, buffers with their copies, first
  *     launch); the median of N launches (wall clock around enqueue +
- *     clFinish) and its rate;
+ *     clFinish), its rate and the rate as a fraction of the machine's
+ *     limit (bandwidth against a triad in plain C, arithmetic against an
+ *     FMA peak in plain C, both on every core: machine_limits.c);
  * then clmux's time divided by the other platform's. Every result is
  * checked against a host reference (OK / WRONG); a platform that cannot
  * build or run a kernel gets a line saying so, and the run goes on.
@@ -179,6 +181,7 @@ typedef struct measured {
 } measured;
 
 static int runs = 5;
+static machine_limits limits; /* what each rate is a fraction of */
 
 /* A 2D CL_RGBA/CL_FLOAT image of the launch's global size for an
  * ARG_IMAGE_IN or ARG_IMAGE_OUT. */
@@ -310,9 +313,13 @@ static void print_measured(const char *name, const bench *b,
                            const measured *m) {
   if (!m->ran) return;
   double rate = b->work / (m->median_ms * 1e-3) / 1e9;
-  printf("  %-10s %9.1f %11.1f %11.1f %11.2f %9.2f %-7s %s\n", name,
-         m->build_ms, m->launch_ms, m->first_ms, m->median_ms, rate, b->unit,
-         m->ok ? "OK" : "WRONG");
+  /* Bandwidth against the triad, arithmetic against the FMA peak. */
+  bool bandwidth = !strcmp(b->unit, "GB/s");
+  double limit = bandwidth ? limits.triad_gbs : limits.fma_gflops;
+  printf("  %-10s %9.1f %11.1f %11.1f %11.2f %9.2f %-7s %5.1f%% %-5s %s\n",
+         name, m->build_ms, m->launch_ms, m->first_ms, m->median_ms, rate,
+         b->unit, limit > 0 ? 100 * rate / limit : 0.0,
+         bandwidth ? "triad" : "FMA", m->ok ? "OK" : "WRONG");
 }
 
 static void print_ratio(const char *other, const measured *clmux,
@@ -923,7 +930,7 @@ static void run_sgemm(const char *name, const char *kind, const char *source,
 static void run_kernel_benches(size_t divisor) {
   printf(
       "\nkernel                   build ms  1st launch  1st result   median ms"
-      "      rate         check\n");
+      "      rate          of limit    check\n");
   const size_t n16 = ((size_t)16 << 20) / divisor,
                n4 = ((size_t)4 << 20) / divisor;
   float *x = random_floats(n16, 0.0f, 1.0f);
@@ -1167,6 +1174,11 @@ int main(int argc, char **argv) {
   printf("; %d timed runs per kernel\n\n", runs);
   double start = now_ms();
   run_build_bench();
+  limits = measure_machine_limits();
+  printf(
+      "\nmachine limits, plain C on %d threads: triad %.1f GB/s, "
+      "FMA peak %.1f GFLOP/s (%s)\n",
+      limits.threads, limits.triad_gbs, limits.fma_gflops, limits.fma_isa);
   run_kernel_benches(divisor);
   for (int i = 0; i < platform_count; i++) {
     clReleaseCommandQueue(platforms[i].queue);

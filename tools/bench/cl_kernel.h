@@ -1,5 +1,6 @@
 /* clmux-cl-kernel-bench, what its files share: a benchmark row (struct
- * bench) and the harness that runs one on every platform (cl_kernel.c). */
+ * bench) and the harness that runs one on every platform (cl_kernel.c),
+ * and the machine's limits measured in plain C (machine_limits.c). */
 #ifndef CLMUX_BENCH_CL_KERNEL_H
 #define CLMUX_BENCH_CL_KERNEL_H
 
@@ -36,8 +37,10 @@ struct bench {
   size_t local[2]; /* 0: NULL local size */
   arg args[MAX_ARGS];
   int arg_count;
-  double work;       /* bytes moved or flops per launch, for the rate */
-  const char *unit; /* "GB/s", "GFLOP/s" */
+  double work; /* bytes moved or operations per launch, for the rate */
+  /* "GB/s" (shown against the triad bandwidth), "GFLOP/s" or "GOP/s"
+   * (against the FMA peak) */
+  const char *unit;
   /* Checks the output buffers (in argument order); prints and returns
    * false on a mismatch. */
   bool (*check)(const bench *b, void *const *outputs);
@@ -53,5 +56,14 @@ bool report_mismatches(const char *what, size_t bad, size_t first, double got,
 float *random_floats(size_t count, float low, float high);
 void *bench_malloc(size_t size); /* exits when out of memory */
 const char *count_label(size_t count);
+
+/* machine_limits.c: what the machine can do, in plain C on every core. */
+typedef struct machine_limits {
+  int threads;
+  double triad_gbs;    /* a[i] = b[i] + s*c[i] over doubles, 24 bytes each */
+  double fma_gflops;   /* float FMA, 2 flops per lane */
+  const char *fma_isa; /* "AVX-512F", "AVX2+FMA" or "generic C" */
+} machine_limits;
+machine_limits measure_machine_limits(void);
 
 #endif
