@@ -14,6 +14,7 @@
  * then clmux's time divided by the other platform's. Every result is
  * checked against a host reference (OK / WRONG); a platform that cannot
  * build or run a kernel gets a line saying so, and the run goes on.
+ * The rows of kernels whose work-items diverge are in cl_divergent.c.
  * Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME] [-k TEXT]
  *        (--help) */
 #include "cl_kernel.h"
@@ -1180,6 +1181,7 @@ int main(int argc, char **argv) {
       "FMA peak %.1f GFLOP/s (%s)\n",
       limits.threads, limits.triad_gbs, limits.fma_gflops, limits.fma_isa);
   run_kernel_benches(divisor);
+  run_divergent_benches(divisor);
   for (int i = 0; i < platform_count; i++) {
     clReleaseCommandQueue(platforms[i].queue);
     clReleaseContext(platforms[i].context);

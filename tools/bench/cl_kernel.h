@@ -1,6 +1,7 @@
 /* clmux-cl-kernel-bench, what its files share: a benchmark row (struct
  * bench) and the harness that runs one on every platform (cl_kernel.c),
- * and the machine's limits measured in plain C (machine_limits.c). */
+ * the rows of kernels whose work-items diverge (cl_divergent.c) and the
+ * machine's limits measured in plain C (machine_limits.c). */
 #ifndef CLMUX_BENCH_CL_KERNEL_H
 #define CLMUX_BENCH_CL_KERNEL_H
 
@@ -56,6 +57,10 @@ bool report_mismatches(const char *what, size_t bad, size_t first, double got,
 float *random_floats(size_t count, float low, float high);
 void *bench_malloc(size_t size); /* exits when out of memory */
 const char *count_label(size_t count);
+
+/* cl_divergent.c: escape-time fractal, grid-stride reduction, dependent
+ * mad chains, convert_uchar4_sat. */
+void run_divergent_benches(size_t divisor);
 
 /* machine_limits.c: what the machine can do, in plain C on every core. */
 typedef struct machine_limits {
