@@ -881,15 +881,17 @@ static void run_build_bench(void) {
 
 /* ---- Main --------------------------------------------------------------- */
 
-/* "16M", or "256K" for small runs. */
+/* "16M", or "256K" or "64" for small runs. */
 const char *count_label(size_t count) {
   static char text[4][32];
   static int next;
   char *out = text[next++ % 4];
   if (count >= (1u << 20)) {
     snprintf(out, 32, "%zuM", count >> 20);
-  } else {
+  } else if (count >= (1u << 10)) {
     snprintf(out, 32, "%zuK", count >> 10);
+  } else {
+    snprintf(out, 32, "%zu", count);
   }
   return out;
 }
