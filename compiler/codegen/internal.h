@@ -95,10 +95,10 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
 LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
                                unsigned arg_count, unsigned lanes,
                                cc_log *log);
-/* The lane count for `body`: two of the host's vector registers over 32
- * bits (64 if it computes with doubles), one if `items`, the work-items a
- * call runs in x when known (else 0), are fewer than two registers' worth;
- * 0 (do not vectorize) when they are fewer than one. */
+/* The lane count for `body`: two of the host's vector registers' worth of
+ * its widest values (32-bit, 64-bit if it computes with doubles, times
+ * its widest OpenCL vector), halved while `items`, the work-items a call
+ * runs in x when known (else 0), are fewer; 0 (do not vectorize) below 2. */
 unsigned cc_wfv_lanes(LLVMValueRef body, uint32_t items);
 /* Whether the function's blocks have a back edge (a loop), by layout. */
 bool cc_has_loop(LLVMValueRef function);

@@ -40,34 +40,45 @@ static void find_host_vector_bits(void) {
   LLVMDisposeMessage(features);
 }
 
-static bool uses_double(LLVMValueRef function) {
+/* What the body computes with: whether doubles, and the most components
+ * of an OpenCL vector value (a float3 counting as 4). */
+static void widest_values(LLVMValueRef function, bool *doubles,
+                          unsigned *components) {
+  *doubles = false;
+  *components = 1;
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(function); b;
        b = LLVMGetNextBasicBlock(b)) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
          i = LLVMGetNextInstruction(i)) {
       LLVMTypeRef type = LLVMTypeOf(i);
       if (LLVMGetTypeKind(type) == LLVMVectorTypeKind) {
+        unsigned k = LLVMGetVectorSize(type);
+        if (k == 3) k = 4;
+        if (k > *components) *components = k;
         type = LLVMGetElementType(type);
       }
-      if (LLVMGetTypeKind(type) == LLVMDoubleTypeKind) return true;
+      if (LLVMGetTypeKind(type) == LLVMDoubleTypeKind) *doubles = true;
     }
   }
-  return false;
 }
 
 unsigned cc_wfv_lanes(LLVMValueRef body, uint32_t items) {
   pthread_once(&host_once, find_host_vector_bits);
-  unsigned width = host_vector_bits / (uses_double(body) ? 64 : 32);
+  bool doubles = false;
+  unsigned components = 1;
+  widest_values(body, &doubles, &components);
   /* Two registers a value: a loop-carried chain (a sum, a recurrence)
    * then has two independent operations in flight per step, which hides
    * half of an FMA's latency (measured: N-body and a naive matrix product
-   * 1.5-2x faster than at one register, the escape-time fractal 1.3x);
-   * not when a group's row has fewer items than that, which would leave
-   * half the lanes idle, and not at all when it has fewer than one
-   * register's worth (kernels run with work-groups of one item, as
-   * hashcat's are, vectorize inside the item if at all). */
-  if (items && items < width) return 0;
-  return items && items < 2 * width ? width : 2 * width;
+   * 1.5-2x faster than at one register, the escape-time fractal 1.3x). A
+   * kernel on float16 values fills a register per work-item already: two
+   * work-items then, not 32 (512 floats a value would spill). */
+  unsigned lanes = 2 * host_vector_bits / (doubles ? 64 : 32) / components;
+  /* No more lanes than a group's row has items (idle lanes cost as much
+   * as busy ones); none at all for rows of one item, as hashcat runs,
+   * which vectorize inside the item if at all. */
+  while (items && lanes > 1 && items < lanes) lanes /= 2;
+  return lanes >= 2 ? lanes : 0;
 }
 
 /* Kernels whose loops all run equally often in every work-item and reach

@@ -61,6 +61,10 @@ ROUND_FLOAT = {'': '__builtin_trunc', '_rtz': '__builtin_trunc',
                '_rtn': '__builtin_floor'}
 
 
+def float_literal(value, suffix):
+    return '%d.0%s' % (value, suffix)
+
+
 def float_to_int(dst, src, sat, rounding):
     suffix = 'f' if src == 'float' else ''
     rounded = '%s%s(x)' % (ROUND_FLOAT[rounding], suffix)
@@ -71,6 +75,16 @@ def float_to_int(dst, src, sat, rounding):
         if bits < 32:
             return 'return (%s)(int)%s;' % (dst, rounded)
         return 'return (%s)%s;' % (dst, rounded)
+    if bits < 32:
+        # Narrow targets: NaN to 0, then a clamp to the target's range, whose
+        # ends are exact in float: selects and min/max, no branches, so a
+        # kernel converting vectors of these stays one vectorized loop.
+        return ('%s r = %s;\n'
+                '  r = r != r ? 0.0%s : r;\n'
+                '  return (%s)(int)__builtin_fmin%s(__builtin_fmax%s(r, %s), '
+                '%s);' % (src, rounded, suffix, dst, suffix, suffix,
+                          float_literal(dst_min, suffix),
+                          float_literal(dst_max, suffix)))
     # dst_max + 1 and dst_min are powers of two: exact in float and double.
     return ('%s r = %s;\n'
             '  if (r != r) return 0;\n'
