@@ -467,6 +467,87 @@ static LLVMValueRef wide_condition(wfv *w, LLVMValueRef condition, int at,
   return wfv_repeat_lanes(w, wfv_vector(w, condition, at), components(type));
 }
 
+/* ---- Comparisons of a strided integer with a uniform bound ----
+ * i < n for i = i0 + lane * s (s > 0, no wrap across the lanes, as every
+ * strided value): lane l is in when l * s < n - i0, which needs one small
+ * vector compare against a constant instead of materializing i in every
+ * lane (a grid-stride loop's bound, `if (gid < n)`). */
+
+static LLVMValueRef strided_compare(wfv *w, LLVMValueRef inst, int at) {
+  LLVMValueRef a = LLVMGetOperand(inst, 0), b = LLVMGetOperand(inst, 1);
+  LLVMIntPredicate predicate = LLVMGetICmpPredicate(inst);
+  wfv_shape sa = wfv_operand_shape(w, a, at), sb = wfv_operand_shape(w, b, at);
+  if (sb.kind == wfv_strided && sa.kind == wfv_uniform) {
+    /* b > a is a < b: swap to put the strided value first. */
+    static const LLVMIntPredicate swapped[] = {
+        [LLVMIntUGT] = LLVMIntULT, [LLVMIntUGE] = LLVMIntULE,
+        [LLVMIntULT] = LLVMIntUGT, [LLVMIntULE] = LLVMIntUGE,
+        [LLVMIntSGT] = LLVMIntSLT, [LLVMIntSGE] = LLVMIntSLE,
+        [LLVMIntSLT] = LLVMIntSGT, [LLVMIntSLE] = LLVMIntSGE};
+    if (predicate < LLVMIntUGT || predicate > LLVMIntSLE) return NULL;
+    predicate = swapped[predicate];
+    LLVMValueRef t = a;
+    a = b;
+    b = t;
+    wfv_shape st = sa;
+    sa = sb;
+    sb = st;
+  }
+  LLVMTypeRef type = LLVMTypeOf(a);
+  if (sa.kind != wfv_strided || sb.kind != wfv_uniform || sa.stride <= 0 ||
+      LLVMGetTypeKind(type) != LLVMIntegerTypeKind ||
+      (uint64_t)sa.stride * w->lanes >= (1u << 30)) {
+    return NULL;
+  }
+  /* a >= b is !(a < b), a > b is !(a <= b). */
+  bool negate = false, or_equal = false, is_signed = false;
+  switch (predicate) {
+    case LLVMIntUGE: negate = true; break;
+    case LLVMIntULT: break;
+    case LLVMIntUGT: negate = true; or_equal = true; break;
+    case LLVMIntULE: or_equal = true; break;
+    case LLVMIntSGE: negate = true; is_signed = true; break;
+    case LLVMIntSLT: is_signed = true; break;
+    case LLVMIntSGT: negate = true; or_equal = true; is_signed = true; break;
+    case LLVMIntSLE: or_equal = true; is_signed = true; break;
+    default: return NULL;
+  }
+  LLVMBuilderRef builder = w->builder;
+  LLVMValueRef first = wfv_scalar(w, a, at), bound = wfv_scalar(w, b, at);
+  LLVMIntPredicate lane0 =
+      is_signed ? (or_equal ? LLVMIntSLE : LLVMIntSLT)
+                : (or_equal ? LLVMIntULE : LLVMIntULT);
+  LLVMValueRef any = LLVMBuildICmp(builder, lane0, first, bound, "");
+  LLVMValueRef span = LLVMConstInt(type, (uint64_t)sa.stride * w->lanes, 0);
+  /* b - a0 >= 0 when any lane is in: unsigned from here on. */
+  LLVMValueRef room = LLVMBuildSub(builder, bound, first, "");
+  room = LLVMBuildSelect(
+      builder, LLVMBuildICmp(builder, LLVMIntULT, room, span, ""), room, span,
+      "");
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(w->context);
+  room = LLVMBuildIntCast2(builder, room, i32, 0, "");
+  LLVMValueRef *offsets = malloc(w->lanes * sizeof *offsets);
+  if (!offsets) return NULL;
+  for (unsigned l = 0; l < w->lanes; l++) {
+    offsets[l] = LLVMConstInt(i32, (uint64_t)sa.stride * l, 0);
+  }
+  LLVMValueRef steps = LLVMConstVector(offsets, w->lanes);
+  free(offsets);
+  LLVMValueRef one = LLVMBuildInsertElement(
+      builder, LLVMGetPoison(LLVMVectorType(i32, 1)), room,
+      LLVMConstInt(i32, 0, 0), "");
+  int zeros[64] = {0};
+  LLVMValueRef rooms = wfv_shuffle(w, one, NULL, zeros, w->lanes);
+  LLVMValueRef in = LLVMBuildICmp(builder, or_equal ? LLVMIntULE : LLVMIntULT,
+                                  steps, rooms, "");
+  LLVMValueRef anys = LLVMBuildInsertElement(
+      builder, LLVMGetPoison(LLVMVectorType(LLVMTypeOf(any), 1)), any,
+      LLVMConstInt(i32, 0, 0), "");
+  in = LLVMBuildAnd(builder, in, wfv_shuffle(w, anys, NULL, zeros, w->lanes),
+                    "");
+  return negate ? LLVMBuildNot(builder, in, "") : in;
+}
+
 static LLVMValueRef widen_varying(wfv *w, LLVMValueRef inst, int at) {
   LLVMOpcode op = LLVMGetInstructionOpcode(inst);
   LLVMTypeRef type = LLVMTypeOf(inst);
@@ -482,6 +563,8 @@ static LLVMValueRef widen_varying(wfv *w, LLVMValueRef inst, int at) {
              op == LLVMAddrSpaceCast) {
     r = LLVMBuildCast(b, op, wfv_vector(w, LLVMGetOperand(inst, 0), at),
                       wfv_wide_type(w, type), "");
+  } else if (op == LLVMICmp && (r = strided_compare(w, inst, at))) {
+    /* done */
   } else if (op == LLVMICmp) {
     r = LLVMBuildICmp(b, LLVMGetICmpPredicate(inst),
                       wfv_vector(w, LLVMGetOperand(inst, 0), at),
