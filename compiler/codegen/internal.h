@@ -100,6 +100,9 @@ LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
  * its widest OpenCL vector), halved while `items`, the work-items a call
  * runs in x when known (else 0), are fewer; 0 (do not vectorize) below 2. */
 unsigned cc_wfv_lanes(LLVMValueRef body, uint32_t items);
+/* The most elements of an OpenCL vector value `body` computes with (1 if
+ * none; a 3-element vector counts as 4). */
+unsigned cc_widest_vector(LLVMValueRef body);
 /* Whether the function's blocks have a back edge (a loop), by layout. */
 bool cc_has_loop(LLVMValueRef function);
 

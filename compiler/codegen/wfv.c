@@ -62,6 +62,13 @@ static void widest_values(LLVMValueRef function, bool *doubles,
   }
 }
 
+unsigned cc_widest_vector(LLVMValueRef body) {
+  bool doubles = false;
+  unsigned components = 1;
+  widest_values(body, &doubles, &components);
+  return components;
+}
+
 unsigned cc_wfv_lanes(LLVMValueRef body, uint32_t items) {
   pthread_once(&host_once, find_host_vector_bits);
   bool doubles = false;

@@ -271,9 +271,9 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
 
 /* A kernel whose work-items loop (which the loop vectorizer cannot widen
  * across work-items, its loop over them being outside) runs through the
- * whole-function vectorizer: *vector_body, *lanes wide. When it cannot, the body stays, and CLMUX_DEBUG says why. */
+ * whole-function vectorizer: *vector_body, `width` lanes (cc_wfv_lanes). When it cannot, the body stays, and CLMUX_DEBUG says why. */
 static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
-                                 unsigned arg_count, uint32_t items,
+                                 unsigned arg_count, unsigned width,
                                  LLVMValueRef body, LLVMValueRef *vector_body,
                                  unsigned *lanes, cc_log *log) {
   /* Short loops of known length (over a vector's components, say) are
@@ -286,13 +286,12 @@ static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
       module,
       "function(lower-switch,mergereturn,fix-irreducible,structurizecfg)", log);
   if (status != cc_success) return status;
-  unsigned width = cc_wfv_lanes(body, items);
   if (width == 0) {
     if (getenv("CLMUX_DEBUG")) {
       fprintf(stderr,
-              "clmux: kernel %s: not vectorized as a whole (%u work-items "
-              "in x)\n",
-              name, items);
+              "clmux: kernel %s: not vectorized as a whole (rows too short "
+              "for two lanes)\n",
+              name);
     }
     return cc_success;
   }
@@ -341,18 +340,30 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   if (status == cc_success) {
     status = cc_run_passes(module, "function(sroa,early-cse)", log);
   }
-  if (status == cc_success) {
+  /* The loop vectorizer needs OpenCL vectors split (scalarize.c); the
+   * whole-function vectorizer widens them as they are, which for vectors
+   * of 8 or 16 elements is better: a uint16 stays a register's worth a
+   * work-item, split it would be sixteen narrow values (hashcat's WPA
+   * loop 5x slower). Narrower ones it gets split, as the loop vectorizer
+   * does: their elements are mostly taken apart (.x, .y). */
+  bool loops = status == cc_success && cc_has_loop(body);
+  bool keep_vectors = loops && cc_widest_vector(body) >= 8;
+  if (status == cc_success && !keep_vectors) {
+    status = cc_scalarize_vector_types(module, body, reads_images, log);
+  }
+  unsigned lanes = 0;
+  LLVMValueRef vector_body = NULL;
+  if (status == cc_success && loops) {
+    /* A row of merged groups has any number of items. */
+    uint32_t items = result->merges_groups ? 0 : local_size[0];
+    status = vectorize_whole(module, name, info->arg_count,
+                             cc_wfv_lanes(body, items), body, &vector_body,
+                             &lanes, log);
+  }
+  if (status == cc_success && keep_vectors && !vector_body) {
     status = cc_scalarize_vector_types(module, body, reads_images, log);
   }
   bool parallel = regions > 0 || (body && !has_alloca(body));
-  unsigned lanes = 0;
-  LLVMValueRef vector_body = NULL;
-  if (status == cc_success && cc_has_loop(body)) {
-    /* A row of merged groups has any number of items. */
-    uint32_t items = result->merges_groups ? 0 : local_size[0];
-    status = vectorize_whole(module, name, info->arg_count, items, body,
-                             &vector_body, &lanes, log);
-  }
   LLVMValueRef wrapper =
       status == cc_success
           ? cc_build_work_group_loops(module, body, vector_body, info,
