@@ -323,9 +323,10 @@ static void print_measured(const char *name, const bench *b,
          bandwidth ? "triad" : "FMA", m->ok ? "OK" : "WRONG");
 }
 
+/* Only between two correct results: a ratio to a wrong one means nothing. */
 static void print_ratio(const char *other, const measured *clmux,
                         const measured *them) {
-  if (!clmux->ran || !them->ran) return;
+  if (!clmux->ok || !them->ok) return;
   char label[64];
   snprintf(label, sizeof label, "clmux/%.16s", other);
   printf("  %-10s %9.2f %11.2f %11.2f %11.2f\n", label,
