@@ -144,7 +144,7 @@ LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
   w.log = log;
   w.builder = LLVMCreateBuilderInContext(w.context);
   bool ok = wfv_analyze_cfg(&w) && wfv_analyze_shapes(&w) &&
-       !gathers_in_uniform_loops(&w) && wfv_emit(&w);
+            !gathers_in_uniform_loops(&w) && wfv_emit(&w);
   LLVMValueRef function = w.function;
   if (!ok && function) {
     LLVMDeleteFunction(function);

@@ -502,28 +502,48 @@ static LLVMValueRef strided_compare(wfv *w, LLVMValueRef inst, int at) {
   /* a >= b is !(a < b), a > b is !(a <= b). */
   bool negate = false, or_equal = false, is_signed = false;
   switch (predicate) {
-    case LLVMIntUGE: negate = true; break;
-    case LLVMIntULT: break;
-    case LLVMIntUGT: negate = true; or_equal = true; break;
-    case LLVMIntULE: or_equal = true; break;
-    case LLVMIntSGE: negate = true; is_signed = true; break;
-    case LLVMIntSLT: is_signed = true; break;
-    case LLVMIntSGT: negate = true; or_equal = true; is_signed = true; break;
-    case LLVMIntSLE: or_equal = true; is_signed = true; break;
-    default: return NULL;
+    case LLVMIntUGE:
+      negate = true;
+      break;
+    case LLVMIntULT:
+      break;
+    case LLVMIntUGT:
+      negate = true;
+      or_equal = true;
+      break;
+    case LLVMIntULE:
+      or_equal = true;
+      break;
+    case LLVMIntSGE:
+      negate = true;
+      is_signed = true;
+      break;
+    case LLVMIntSLT:
+      is_signed = true;
+      break;
+    case LLVMIntSGT:
+      negate = true;
+      or_equal = true;
+      is_signed = true;
+      break;
+    case LLVMIntSLE:
+      or_equal = true;
+      is_signed = true;
+      break;
+    default:
+      return NULL;
   }
   LLVMBuilderRef builder = w->builder;
   LLVMValueRef first = wfv_scalar(w, a, at), bound = wfv_scalar(w, b, at);
-  LLVMIntPredicate lane0 =
-      is_signed ? (or_equal ? LLVMIntSLE : LLVMIntSLT)
-                : (or_equal ? LLVMIntULE : LLVMIntULT);
+  LLVMIntPredicate lane0 = is_signed ? (or_equal ? LLVMIntSLE : LLVMIntSLT)
+                                     : (or_equal ? LLVMIntULE : LLVMIntULT);
   LLVMValueRef any = LLVMBuildICmp(builder, lane0, first, bound, "");
   LLVMValueRef span = LLVMConstInt(type, (uint64_t)sa.stride * w->lanes, 0);
   /* b - a0 >= 0 when any lane is in: unsigned from here on. */
   LLVMValueRef room = LLVMBuildSub(builder, bound, first, "");
-  room = LLVMBuildSelect(
-      builder, LLVMBuildICmp(builder, LLVMIntULT, room, span, ""), room, span,
-      "");
+  room = LLVMBuildSelect(builder,
+                         LLVMBuildICmp(builder, LLVMIntULT, room, span, ""),
+                         room, span, "");
   LLVMTypeRef i32 = LLVMInt32TypeInContext(w->context);
   room = LLVMBuildIntCast2(builder, room, i32, 0, "");
   LLVMValueRef *offsets = malloc(w->lanes * sizeof *offsets);
@@ -533,9 +553,9 @@ static LLVMValueRef strided_compare(wfv *w, LLVMValueRef inst, int at) {
   }
   LLVMValueRef steps = LLVMConstVector(offsets, w->lanes);
   free(offsets);
-  LLVMValueRef one = LLVMBuildInsertElement(
-      builder, LLVMGetPoison(LLVMVectorType(i32, 1)), room,
-      LLVMConstInt(i32, 0, 0), "");
+  LLVMValueRef one =
+      LLVMBuildInsertElement(builder, LLVMGetPoison(LLVMVectorType(i32, 1)),
+                             room, LLVMConstInt(i32, 0, 0), "");
   int zeros[64] = {0};
   LLVMValueRef rooms = wfv_shuffle(w, one, NULL, zeros, w->lanes);
   LLVMValueRef in = LLVMBuildICmp(builder, or_equal ? LLVMIntULE : LLVMIntULT,

@@ -77,7 +77,8 @@ static const char source[] =
     "  }\n"
     "  out[g] = s;\n"
     "}\n"
-    "kernel void private_array(global const int *in, global int *out, int n) {\n"
+    "kernel void private_array(global const int *in, global int *out, int n) "
+    "{\n"
     "  int g = get_global_id(0);\n"
     "  if (g >= n) return;\n"
     "  int a[8];\n"
@@ -122,7 +123,8 @@ static const char source[] =
     "kernel void say(global const int *in, int n) {\n"
     "  int g = get_global_id(0);\n"
     "  if (g >= n) return;\n"
-    "  for (int k = 0; k < (in[g] & 3); k++) printf(\"item %d step %d\\n\", g, k);\n"
+    "  for (int k = 0; k < (in[g] & 3); k++) printf(\"item %d step %d\\n\", g, "
+    "k);\n"
     "}\n"
     "kernel void grid_sum(global const float *in, global float *out,\n"
     "                     local float *part, uint n) {\n"
@@ -205,10 +207,17 @@ static int choose_ref(int v) {
   int s = 0;
   for (int k = 0; k < (v & 7) + 1; k++) {
     switch ((v + k) & 3) {
-      case 0: s += 1; break;
-      case 1: s *= 3; break;
-      case 2: s -= k; break;
-      default: s ^= 5;
+      case 0:
+        s += 1;
+        break;
+      case 1:
+        s *= 3;
+        break;
+      case 2:
+        s -= k;
+        break;
+      default:
+        s ^= 5;
     }
   }
   return s;
@@ -256,9 +265,8 @@ static cl_mem buffer(size_t size, const void *data) {
 static void run(cl_kernel kernel, size_t local, size_t n, cl_mem out,
                 void *result, size_t size) {
   size_t global = local ? (n + local - 1) / local * local : n;
-  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
-                                          local ? &local : NULL, 0, NULL,
-                                          NULL));
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(
+      queue, kernel, 1, NULL, &global, local ? &local : NULL, 0, NULL, NULL));
   if (result) {
     CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, size, result,
                                          0, NULL, NULL));
@@ -274,22 +282,29 @@ static cl_kernel kernel_named(const char *name) {
   return kernel;
 }
 
+/* Buffers for a kernel (in, out, int n = items): `in` copied, `out` of
+ * `out_size` bytes; arguments set. */
+static void bind_in_out(cl_kernel kernel, const void *in, size_t in_size,
+                        size_t out_size, cl_mem *in_mem, cl_mem *out_mem) {
+  int n = items;
+  *in_mem = buffer(in_size, in);
+  *out_mem = buffer(out_size, NULL);
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof *in_mem, in_mem));
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof *out_mem, out_mem));
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof n, &n));
+}
+
 /* An int kernel (in, out, n) against `reference`, at every local size. */
 static void check_int_kernel(const char *name, const void *in, size_t in_size,
                              int (*reference)(int g)) {
   cl_kernel kernel = kernel_named(name);
-  cl_mem in_mem = buffer(in_size, in);
-  cl_mem out_mem = buffer(items * sizeof(int), NULL);
-  int n = items;
-  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof in_mem, &in_mem));
-  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof out_mem, &out_mem));
-  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof n, &n));
+  cl_mem in_mem, out_mem;
+  bind_in_out(kernel, in, in_size, items * sizeof(int), &in_mem, &out_mem);
   static int result[items];
   for (int s = 0; s < local_size_count; s++) {
     memset(result, 0x55, sizeof result);
-    CHECK_CL_SUCCESS(clEnqueueWriteBuffer(queue, out_mem, CL_TRUE, 0,
-                                          sizeof result, result, 0, NULL,
-                                          NULL));
+    CHECK_CL_SUCCESS(clEnqueueWriteBuffer(
+        queue, out_mem, CL_TRUE, 0, sizeof result, result, 0, NULL, NULL));
     run(kernel, local_sizes[s], items, out_mem, result, sizeof result);
     int wrong = 0;
     for (int g = 0; g < items; g++) {
@@ -336,12 +351,8 @@ static void check_vec4(void) {
   cl_kernel kernel = kernel_named("vec4");
   static float in[items * 4], result[items * 4];
   for (int i = 0; i < items * 4; i++) in[i] = (float)((i * 37) % 101) - 20.0f;
-  cl_mem in_mem = buffer(sizeof in, in);
-  cl_mem out_mem = buffer(sizeof result, NULL);
-  int n = items;
-  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof in_mem, &in_mem));
-  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof out_mem, &out_mem));
-  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof n, &n));
+  cl_mem in_mem, out_mem;
+  bind_in_out(kernel, in, sizeof in, sizeof result, &in_mem, &out_mem);
   for (int s = 0; s < local_size_count; s++) {
     run(kernel, local_sizes[s], items, out_mem, result, sizeof result);
     int wrong = 0;
@@ -361,12 +372,8 @@ static void check_dsum(void) {
   cl_kernel kernel = kernel_named("dsum");
   static double in[items], result[items];
   for (int i = 0; i < items; i++) in[i] = (double)((i * 7919) % 1000) / 8.0;
-  cl_mem in_mem = buffer(sizeof in, in);
-  cl_mem out_mem = buffer(sizeof result, NULL);
-  int n = items;
-  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof in_mem, &in_mem));
-  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof out_mem, &out_mem));
-  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof n, &n));
+  cl_mem in_mem, out_mem;
+  bind_in_out(kernel, in, sizeof in, sizeof result, &in_mem, &out_mem);
   for (int s = 0; s < local_size_count; s++) {
     run(kernel, local_sizes[s], items, out_mem, result, sizeof result);
     int wrong = 0;
@@ -386,12 +393,8 @@ static void check_math(void) {
   cl_kernel kernel = kernel_named("math");
   static float in[items], result[items];
   for (int i = 0; i < items; i++) in[i] = (float)(i % 50) / 10.0f - 2.5f;
-  cl_mem in_mem = buffer(sizeof in, in);
-  cl_mem out_mem = buffer(sizeof result, NULL);
-  int n = items;
-  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof in_mem, &in_mem));
-  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof out_mem, &out_mem));
-  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof n, &n));
+  cl_mem in_mem, out_mem;
+  bind_in_out(kernel, in, sizeof in, sizeof result, &in_mem, &out_mem);
   for (int s = 0; s < local_size_count; s++) {
     run(kernel, local_sizes[s], items, out_mem, result, sizeof result);
     int wrong = 0;
@@ -423,9 +426,8 @@ static void check_counts(void) {
   }
   for (int s = 0; s < local_size_count; s++) {
     int result[17] = {0};
-    CHECK_CL_SUCCESS(clEnqueueWriteBuffer(queue, hist_mem, CL_TRUE, 0,
-                                          sizeof result, result, 0, NULL,
-                                          NULL));
+    CHECK_CL_SUCCESS(clEnqueueWriteBuffer(
+        queue, hist_mem, CL_TRUE, 0, sizeof result, result, 0, NULL, NULL));
     run(kernel, local_sizes[s], items, hist_mem, result, sizeof result);
     CHECK(memcmp(result, expected, sizeof result) == 0);
   }
