@@ -102,8 +102,8 @@ static bool close_to(float got, double want) {
 }
 
 /* `pairs` (arg_count 3), or `pairs_guarded` (4) with its bound `count`:
- * groups wholly below count run the loop in step; the group across it
- * and those above it still give each work-item its own result. */
+ * the work-items below count run the loop across the lanes; those of the
+ * group across it and above it still give each its own result. */
 static void test_pairs(const char *name, unsigned arg_count, int32_t count,
                        unsigned lanes) {
   static float pos[points], out[points];
