@@ -89,12 +89,14 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
  * `body` (a body as cc_build_work_group_loops takes, or a step function, in
  * the structured form of LLVM's structurizecfg) at once: its parameters
  * are the body's, the x ids those of the first lane, then a <lanes x i1>
- * mask of the lanes to run (at least one); it returns nothing (a step
+ * mask of the lanes to run (at least one). *lanes comes in as the width
+ * cc_wfv_lanes chose and goes out doubled, up to `max_lanes`, for loops
+ * that mostly move memory. It returns nothing (a step
  * function's barrier number is not used: its flags are in scratch). NULL,
  * with the reason in `log`, when the body has what it cannot vectorize. */
 LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
-                               unsigned arg_count, unsigned lanes,
-                               cc_log *log);
+                               unsigned arg_count, unsigned *lanes,
+                               unsigned max_lanes, cc_log *log);
 /* The lane count for `body`: two of the host's vector registers' worth of
  * its widest values (32-bit, 64-bit if it computes with doubles, times
  * its widest OpenCL vector), halved while `items`, the work-items a call

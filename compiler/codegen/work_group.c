@@ -273,9 +273,10 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
  * across work-items, its loop over them being outside) runs through the
  * whole-function vectorizer: *vector_body, `width` lanes (cc_wfv_lanes). When it cannot, the body stays, and CLMUX_DEBUG says why. */
 static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
-                                 unsigned arg_count, unsigned width,
-                                 LLVMValueRef body, LLVMValueRef *vector_body,
-                                 unsigned *lanes, cc_log *log) {
+                                 unsigned arg_count, uint32_t items,
+                                 unsigned width, LLVMValueRef body,
+                                 LLVMValueRef *vector_body, unsigned *lanes,
+                                 cc_log *log) {
   /* Short loops of known length (over a vector's components, say) are
    * unrolled first: what is left without loops stays with the loop
    * vectorizer, which widens it with interleaved accesses. */
@@ -296,8 +297,11 @@ static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
     return cc_success;
   }
   cc_log reason = {{0}};
-  LLVMValueRef vector = cc_vectorize_body(module, body, arg_count, width,
-                                          &reason);
+  /* Within a row of the group's items (any row of merged groups), and
+   * within what the loops' lane masks are built for. */
+  unsigned max_lanes = items == 0 || items >= 64 ? 64 : items;
+  LLVMValueRef vector = cc_vectorize_body(module, body, arg_count, &width,
+                                          max_lanes, &reason);
   if (getenv("CLMUX_DEBUG")) {
     if (vector) {
       fprintf(stderr, "clmux: kernel %s: vectorized as a whole, %u lanes\n",
@@ -356,7 +360,7 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   if (status == cc_success && loops) {
     /* A row of merged groups has any number of items. */
     uint32_t items = result->merges_groups ? 0 : local_size[0];
-    status = vectorize_whole(module, name, info->arg_count,
+    status = vectorize_whole(module, name, info->arg_count, items,
                              cc_wfv_lanes(body, items), body, &vector_body,
                              &lanes, log);
   }
