@@ -294,6 +294,13 @@ static void bind_in_out(cl_kernel kernel, const void *in, size_t in_size,
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof n, &n));
 }
 
+/* Releases a kernel and its in and out buffers. */
+static void release(cl_kernel kernel, cl_mem in_mem, cl_mem out_mem) {
+  clReleaseMemObject(in_mem);
+  clReleaseMemObject(out_mem);
+  clReleaseKernel(kernel);
+}
+
 /* An int kernel (in, out, n) against `reference`, at every local size. */
 static void check_int_kernel(const char *name, const void *in, size_t in_size,
                              int (*reference)(int g)) {
@@ -317,9 +324,7 @@ static void check_int_kernel(const char *name, const void *in, size_t in_size,
     }
     CHECK_INT(0, wrong);
   }
-  clReleaseMemObject(in_mem);
-  clReleaseMemObject(out_mem);
-  clReleaseKernel(kernel);
+  release(kernel, in_mem, out_mem);
 }
 
 static int escape_item(int g) { return escape_ref(g); }
@@ -363,9 +368,7 @@ static void check_vec4(void) {
     }
     CHECK_INT(0, wrong);
   }
-  clReleaseMemObject(in_mem);
-  clReleaseMemObject(out_mem);
-  clReleaseKernel(kernel);
+  release(kernel, in_mem, out_mem);
 }
 
 static void check_dsum(void) {
@@ -384,9 +387,7 @@ static void check_dsum(void) {
     }
     CHECK_INT(0, wrong);
   }
-  clReleaseMemObject(in_mem);
-  clReleaseMemObject(out_mem);
-  clReleaseKernel(kernel);
+  release(kernel, in_mem, out_mem);
 }
 
 static void check_math(void) {
@@ -405,9 +406,7 @@ static void check_math(void) {
     }
     CHECK_INT(0, wrong);
   }
-  clReleaseMemObject(in_mem);
-  clReleaseMemObject(out_mem);
-  clReleaseKernel(kernel);
+  release(kernel, in_mem, out_mem);
 }
 
 static void check_counts(void) {
@@ -509,9 +508,7 @@ static void check_grid_sum(void) {
       CHECK(result[grp] == (float)expected);
     }
   }
-  clReleaseMemObject(in_mem);
-  clReleaseMemObject(out_mem);
-  clReleaseKernel(kernel);
+  release(kernel, in_mem, out_mem);
 }
 
 int main(void) {
