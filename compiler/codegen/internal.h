@@ -47,16 +47,19 @@ void cc_strip_attributes(LLVMModuleRef module);
  * mem_fence, a no-op for work-items run one after another) with its value;
  * `wg` is the cpu_work_group pointer, `local_id`/`global_id` the
  * work-item's ids (i64), `local_size` the group's if specialized (each 0
- * reads wg). */
+ * reads wg); with `x_rows` the call runs a row of groups and the x local
+ * id is the index in the row. */
 void cc_lower_work_items(LLVMValueRef function, LLVMValueRef wg,
                          LLVMValueRef local_id[3], LLVMValueRef global_id[3],
-                         const uint32_t local_size[3]);
+                         const uint32_t local_size[3], bool x_rows);
 
-/* Whether `function` (inlined) sees how the NDRange is cut into work-groups:
- * local or group ids, local sizes, group counts, the global offset (run
- * rows of groups as one, CPU_BINARY_KERNEL_MERGES_GROUPS, would change
- * them), barriers or printf (records per group). */
-bool cc_observes_work_groups(LLVMValueRef function);
+/* Whether `function` (inlined), run for groups of `local_size`, would see
+ * rows of groups run as one (CPU_BINARY_KERNEL_MERGES_GROUPS): through
+ * barriers or printf (records per group), the global offset, or local
+ * and group ids or local sizes when the group's width is not known (when
+ * it is, `x_rows` lowering computes them from the row's item index). */
+bool cc_observes_work_groups(LLVMValueRef function,
+                             const uint32_t local_size[3]);
 
 /* Whether the work-item function `name` (mangled) gives every work-item
  * of a group the same value: group ids, sizes, counts, offset, work_dim. */

@@ -321,8 +321,13 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
     LLVMValueRef group = cc_load_wg_field(
         builder, wg, i64, offsetof(cpu_work_group, group_id) + 8 * d,
         "group_id");
-    n.base[d] = LLVMBuildAdd(builder, offset,
-                             LLVMBuildMul(builder, group, n.size[d], ""), "base");
+    /* A row of groups starts at its global offset; wg's group id is its
+     * first group's (work_group_abi.h). */
+    n.base[d] = d == 0 && x_rows
+                    ? offset
+                    : LLVMBuildAdd(builder, offset,
+                                   LLVMBuildMul(builder, group, n.size[d], ""),
+                                   "base");
   }
   LLVMBasicBlockRef exit =
       LLVMAppendBasicBlockInContext(context, function, "exit");

@@ -88,10 +88,44 @@ unsigned cc_wfv_lanes(LLVMValueRef body, uint32_t items) {
   return lanes >= 2 ? lanes : 0;
 }
 
+/* Whether `value` is computed (through address arithmetic, never through
+ * memory or calls) from a counter of loop `l` or of a loop around it. */
+static bool follows_loop_counter(const wfv *w, LLVMValueRef value, int l,
+                                 unsigned depth) {
+  if (!LLVMIsAInstruction(value) || depth > 16) return false;
+  if (LLVMIsAPHINode(value)) {
+    LLVMBasicBlockRef block = LLVMGetInstructionParent(value);
+    for (; l >= 0; l = w->loops[l].parent) {
+      if (w->blocks[w->loops[l].header].old == block) return true;
+    }
+    return false;
+  }
+  /* Clamped coordinates (min, max, select) are still along the loop. */
+  LLVMValueRef callee =
+      LLVMIsACallInst(value) ? LLVMGetCalledValue(value) : NULL;
+  bool intrinsic = callee && LLVMIsAFunction(callee) &&
+                   LLVMGetIntrinsicID(callee) != 0 &&
+                   !LLVMIsAMemIntrinsic(value);
+  if (!LLVMIsAGetElementPtrInst(value) && !LLVMIsACastInst(value) &&
+      !LLVMIsABinaryOperator(value) && !LLVMIsASelectInst(value) &&
+      !intrinsic) {
+    return false;
+  }
+  int count = LLVMGetNumOperands(value);
+  for (int i = 0; i < count; i++) {
+    if (follows_loop_counter(w, LLVMGetOperand(value, (unsigned)i), l,
+                             depth + 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /* Kernels whose loops all run equally often in every work-item and reach
- * memory the lanes would gather or scatter (a row of a matrix per
- * work-item): the loop vectorizer widens such a loop along itself, with
- * plain vector loads, which is better. */
+ * memory the lanes would gather or scatter along the loop's counter (a
+ * row of a matrix per work-item): the loop vectorizer widens such a loop
+ * along itself, with plain vector loads, which is better. Lookups whose
+ * address comes from data (a table indexed by a hash) it cannot widen. */
 static bool gathers_in_uniform_loops(wfv *w) {
   for (unsigned l = 0; l < w->loop_count; l++) {
     if (w->loops[l].divergent) return false;
@@ -110,7 +144,8 @@ static bool gathers_in_uniform_loops(wfv *w) {
                            : LLVMTypeOf(LLVMGetOperand(inst, 0));
     bool consecutive = s.kind == wfv_strided &&
                        s.stride == (int64_t)LLVMABISizeOfType(w->data, type);
-    if (s.kind != wfv_uniform && !consecutive) {
+    if (s.kind != wfv_uniform && !consecutive &&
+        follows_loop_counter(w, address, w->blocks[b].loop, 0)) {
       return !wfv_fail(w,
                        "its loops, the same in every work-item, gather "
                        "from memory: left to the loop vectorizer");

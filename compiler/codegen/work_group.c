@@ -81,7 +81,8 @@ static void return_zero(LLVMValueRef body, LLVMTypeRef i32) {
 
 static LLVMValueRef make_body(LLVMModuleRef module, LLVMValueRef kernel,
                               const cc_kernel_info *info, bool *by_pointer,
-                              const uint32_t local_size[3], bool stepped) {
+                              const uint32_t local_size[3], bool stepped,
+                              bool x_rows) {
   LLVMContextRef context = LLVMGetModuleContext(module);
   LLVMTypeRef i64 = LLVMInt64TypeInContext(context);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
@@ -149,7 +150,7 @@ static LLVMValueRef make_body(LLVMModuleRef module, LLVMValueRef kernel,
     global_id[d] = LLVMGetParam(body, n + 4 + d);
   }
   cc_lower_work_items(body, LLVMGetParam(body, n), local_id, global_id,
-                      local_size);
+                      local_size, x_rows);
   return body;
 }
 
@@ -241,9 +242,10 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
   bool stepped = status == cc_success && cc_has_barrier(kernel);
   result->merges_groups = status == cc_success && layout.size == 0 &&
                           !has_local_pointer_arg(info) &&
-                          !cc_observes_work_groups(kernel);
+                          !cc_observes_work_groups(kernel, local_size);
   *body = status == cc_success ? make_body(module, kernel, info, by_pointer,
-                                           local_size, stepped)
+                                           local_size, stepped,
+                                           result->merges_groups)
                                : NULL;
   if (status == cc_success && !*body) {
     status = cc_fail(log, cc_error_out_of_memory, "no memory");

@@ -63,7 +63,8 @@ bool cc_is_group_uniform_query(const char *name) {
   }
 }
 
-bool cc_observes_work_groups(LLVMValueRef function) {
+bool cc_observes_work_groups(LLVMValueRef function,
+                             const uint32_t local_size[3]) {
   for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
        block = LLVMGetNextBasicBlock(block)) {
     for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
@@ -74,7 +75,10 @@ bool cc_observes_work_groups(LLVMValueRef function) {
         case query_local_id:
         case query_group_id:
         case query_local_size:
-        case query_num_groups:
+          /* Computed from the row's item index when the group's width
+           * is known (cc_lower_work_items). */
+          if (!local_size[0]) return true;
+          break;
         case query_global_offset:
           return true;
         default:
@@ -99,6 +103,7 @@ typedef struct lowering {
   LLVMValueRef *local_id;
   LLVMValueRef *global_id;
   const uint32_t *local_size;
+  bool x_rows;
 } lowering;
 
 /* What a query answers outside dimensions 0..2: sizes 1, the rest 0. */
@@ -120,9 +125,25 @@ static LLVMValueRef dimension_value(lowering *l, work_item_query query,
     case query_global_id:
       return l->global_id[d];
     case query_local_id:
+      if (d == 0 && l->x_rows) {
+        if (l->local_size[0] == 1) return LLVMConstInt(l->i64, 0, 0);
+        return LLVMBuildURem(l->builder, l->local_id[0],
+                             LLVMConstInt(l->i64, l->local_size[0], 0), "");
+      }
       return l->local_id[d];
-    case query_group_id:
-      return wg_u64(l, offsetof(cpu_work_group, group_id) + 8 * d);
+    case query_group_id: {
+      LLVMValueRef first =
+          wg_u64(l, offsetof(cpu_work_group, group_id) + 8 * d);
+      if (d != 0 || !l->x_rows) return first;
+      /* A row of groups: wg holds its first group, the item index
+       * runs across the row. */
+      LLVMValueRef within =
+          l->local_size[0] == 1
+              ? l->local_id[0]
+              : LLVMBuildUDiv(l->builder, l->local_id[0],
+                              LLVMConstInt(l->i64, l->local_size[0], 0), "");
+      return LLVMBuildNUWAdd(l->builder, first, within, "");
+    }
     case query_global_size:
       return wg_u64(l, offsetof(cpu_work_group, global_size) + 8 * d);
     case query_num_groups:
@@ -163,14 +184,15 @@ static LLVMValueRef query_value(lowering *l, work_item_query query,
 
 void cc_lower_work_items(LLVMValueRef function, LLVMValueRef wg,
                          LLVMValueRef local_id[3], LLVMValueRef global_id[3],
-                         const uint32_t local_size[3]) {
+                         const uint32_t local_size[3], bool x_rows) {
   LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(wg));
   lowering l = {LLVMCreateBuilderInContext(context),
                 LLVMInt64TypeInContext(context),
                 wg,
                 local_id,
                 global_id,
-                local_size};
+                local_size,
+                x_rows};
   for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
        block = LLVMGetNextBasicBlock(block)) {
     LLVMValueRef inst = LLVMGetFirstInstruction(block);

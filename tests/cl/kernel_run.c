@@ -32,6 +32,24 @@ static const char source[] =
     "  }\n"
     "  out[16 * i + 12] = get_work_dim();\n"
     "}\n"
+    /* Ids without the global offset and in constant dimensions: groups of
+     * a known width then run as rows (merged), with and without a loop. */
+    "kernel void row_ids(global uint *out, uint offset, uint width) {\n"
+    "  size_t i = get_global_id(1) * width + get_global_id(0) - offset;\n"
+    "  uint steps = 0;\n"
+    "  for (size_t k = get_global_id(0) % 5; k > 0; k--) steps++;\n"
+    "  out[6 * i] = get_local_id(0);\n"
+    "  out[6 * i + 1] = get_group_id(0);\n"
+    "  out[6 * i + 2] = get_local_size(0);\n"
+    "  out[6 * i + 3] = get_local_id(1);\n"
+    "  out[6 * i + 4] = get_group_id(1);\n"
+    "  out[6 * i + 5] = steps;\n"
+    "}\n"
+    "kernel void row_ids_flat(global uint *out, uint offset) {\n"
+    "  size_t i = get_global_id(0) - offset;\n"
+    "  out[2 * i] = get_local_id(0);\n"
+    "  out[2 * i + 1] = get_group_id(0) * get_local_size(0);\n"
+    "}\n"
     "kernel void saxpy(float a, global const float *x, global float *y) {\n"
     "  size_t i = get_global_id(0);\n"
     "  if (x[i] > 0.0f) y[i] = a * x[i] + y[i]; else y[i] = -1.0f;\n"
@@ -174,6 +192,64 @@ static void test_ids(cl_program program) {
   check_ids(kernel, 3, g3, o3, l3);
   check_ids(kernel, 3, g3, NULL, NULL);
   CHECK_CL_SUCCESS(clReleaseKernel(kernel));
+}
+
+/* Groups whose width is known and whose kernel reads no global offset run
+ * as rows of several groups: their local and group ids must still be the
+ * group's, at widths of one item and of none that divide a vector. */
+static void check_row_ids(cl_kernel looped, cl_kernel flat, size_t width,
+                          size_t height, size_t local_x, size_t local_y,
+                          size_t offset) {
+  size_t items = width * height;
+  cl_mem out = buffer(items * 6 * sizeof(cl_uint), NULL);
+  cl_uint offset_arg = (cl_uint)offset, width_arg = (cl_uint)width;
+  size_t global[2] = {width, height}, local[2] = {local_x, local_y};
+  size_t origin[2] = {offset, 0};
+  CHECK_CL_SUCCESS(clSetKernelArg(looped, 0, sizeof out, &out));
+  CHECK_CL_SUCCESS(clSetKernelArg(looped, 1, sizeof offset_arg, &offset_arg));
+  CHECK_CL_SUCCESS(clSetKernelArg(looped, 2, sizeof width_arg, &width_arg));
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, looped, 2, origin, global,
+                                          local, 0, NULL, NULL));
+  cl_uint *got = malloc(items * 6 * sizeof *got);
+  REQUIRE(got);
+  read_back(out, items * 6 * sizeof *got, got);
+  size_t wrong = 0;
+  for (size_t y = 0; y < height; y++) {
+    for (size_t x = 0; x < width; x++) {
+      cl_uint want[6] = {(cl_uint)(x % local_x), (cl_uint)(x / local_x),
+                         (cl_uint)local_x,       (cl_uint)(y % local_y),
+                         (cl_uint)(y / local_y), (cl_uint)((x + offset) % 5)};
+      wrong += memcmp(want, &got[6 * (y * width + x)], sizeof want) != 0;
+    }
+  }
+  CHECK_INT(0, wrong);
+  CHECK_CL_SUCCESS(clSetKernelArg(flat, 0, sizeof out, &out));
+  CHECK_CL_SUCCESS(clSetKernelArg(flat, 1, sizeof offset_arg, &offset_arg));
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, flat, 1, origin, global,
+                                          local, 0, NULL, NULL));
+  read_back(out, width * 2 * sizeof *got, got);
+  wrong = 0;
+  for (size_t x = 0; x < width; x++) {
+    wrong += got[2 * x] != x % local_x ||
+             got[2 * x + 1] != x / local_x * local_x;
+  }
+  CHECK_INT(0, wrong);
+  free(got);
+  CHECK_CL_SUCCESS(clReleaseMemObject(out));
+}
+
+static void test_row_ids(cl_program program) {
+  cl_kernel looped = kernel_of(program, "row_ids");
+  cl_kernel flat = kernel_of(program, "row_ids_flat");
+  check_row_ids(looped, flat, 1001, 3, 1, 1, 0);
+  check_row_ids(looped, flat, 1001, 3, 1, 3, 9);
+  check_row_ids(looped, flat, 222, 2, 2, 1, 5);
+  check_row_ids(looped, flat, 333, 4, 3, 2, 0);
+  check_row_ids(looped, flat, 511, 1, 7, 1, 3);
+  check_row_ids(looped, flat, 272, 2, 16, 2, 1);
+  check_row_ids(looped, flat, 1020, 1, 17, 1, 0);
+  CHECK_CL_SUCCESS(clReleaseKernel(looped));
+  CHECK_CL_SUCCESS(clReleaseKernel(flat));
 }
 
 static void test_saxpy(cl_program program) {
@@ -787,6 +863,7 @@ int main(void) {
   queue = cl_test_queue(context, device, 0);
   cl_program program = cl_test_build(context, device, source, NULL);
   test_ids(program);
+  test_row_ids(program);
   test_saxpy(program);
   test_by_value(program);
   test_local_arg(program);

@@ -493,17 +493,16 @@ static void run_groups(const cpu_ndrange *ndrange, const uint8_t *args,
   }
 }
 
-/* Groups begin..end of a kernel that does not observe work-groups
- * (CPU_BINARY_KERNEL_MERGES_GROUPS): each row of consecutive groups in x
- * runs as one call, as one group spanning the row from its first global x
- * id. Fewer calls, and groups narrower than a vector still run the
+/* Groups begin..end of a kernel that does not observe how work-groups
+ * are cut (CPU_BINARY_KERNEL_MERGES_GROUPS): each row of consecutive
+ * groups in x runs as one call, as one group spanning the row from its
+ * first global x id, with its first group's id. Fewer calls, and groups narrower than a vector still run the
  * vectorized work-item loop. */
 static void run_group_rows(const cpu_ndrange *ndrange, const uint8_t *args,
                            cpu_work_group *wg, uint64_t begin, uint64_t end) {
   uint64_t row = ndrange->num_groups[0];
   uint64_t width = ndrange->local_size[0];
   uint64_t longest = UINT32_MAX / width; /* local_size[0] is 32 bits */
-  wg->group_id[0] = 0;
   for (uint64_t group = begin; group < end;) {
     uint64_t x = group % row, rest = group / row;
     uint64_t groups = row - x;
@@ -511,6 +510,7 @@ static void run_group_rows(const cpu_ndrange *ndrange, const uint8_t *args,
     if (groups > longest) groups = longest;
     wg->group_id[1] = rest % ndrange->num_groups[1];
     wg->group_id[2] = rest / ndrange->num_groups[1];
+    wg->group_id[0] = x;
     wg->global_offset[0] = ndrange->global_offset[0] + x * width;
     wg->local_size[0] = (uint32_t)(groups * width);
     ndrange->kernel->function(args, wg);

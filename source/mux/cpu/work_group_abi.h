@@ -6,8 +6,8 @@
  * of it, in whatever order and vector width the code chooses, honouring
  * barriers internally. A kernel flagged CPU_BINARY_KERNEL_MERGES_GROUPS
  * (binary_format.h) may instead get a row of consecutive groups in x as one
- * call: local_size[0] counts the row's items, group_id[0] is 0 and
- * global_offset[0] is the row's first global x id.
+ * call: local_size[0] counts the row's items, group_id[0] is the row's
+ * first group and global_offset[0] is the row's first global x id.
  *
  * Arguments: the target packs the NDRange's descriptors, in order, into one
  * argument block. Each argument starts at the next offset aligned to
