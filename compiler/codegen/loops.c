@@ -323,11 +323,11 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
         "group_id");
     /* A row of groups starts at its global offset; wg's group id is its
      * first group's (work_group_abi.h). */
-    n.base[d] = d == 0 && x_rows
-                    ? offset
-                    : LLVMBuildAdd(builder, offset,
-                                   LLVMBuildMul(builder, group, n.size[d], ""),
-                                   "base");
+    n.base[d] =
+        d == 0 && x_rows
+            ? offset
+            : LLVMBuildAdd(builder, offset,
+                           LLVMBuildMul(builder, group, n.size[d], ""), "base");
   }
   LLVMBasicBlockRef exit =
       LLVMAppendBasicBlockInContext(context, function, "exit");

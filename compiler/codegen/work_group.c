@@ -243,10 +243,10 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
   result->merges_groups = status == cc_success && layout.size == 0 &&
                           !has_local_pointer_arg(info) &&
                           !cc_observes_work_groups(kernel, local_size);
-  *body = status == cc_success ? make_body(module, kernel, info, by_pointer,
-                                           local_size, stepped,
-                                           result->merges_groups)
-                               : NULL;
+  *body = status == cc_success
+              ? make_body(module, kernel, info, by_pointer, local_size, stepped,
+                          result->merges_groups)
+              : NULL;
   if (status == cc_success && !*body) {
     status = cc_fail(log, cc_error_out_of_memory, "no memory");
   }

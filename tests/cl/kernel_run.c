@@ -225,13 +225,13 @@ static void check_row_ids(cl_kernel looped, cl_kernel flat, size_t width,
   CHECK_INT(0, wrong);
   CHECK_CL_SUCCESS(clSetKernelArg(flat, 0, sizeof out, &out));
   CHECK_CL_SUCCESS(clSetKernelArg(flat, 1, sizeof offset_arg, &offset_arg));
-  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, flat, 1, origin, global,
-                                          local, 0, NULL, NULL));
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, flat, 1, origin, global, local,
+                                          0, NULL, NULL));
   read_back(out, width * 2 * sizeof *got, got);
   wrong = 0;
   for (size_t x = 0; x < width; x++) {
-    wrong += got[2 * x] != x % local_x ||
-             got[2 * x + 1] != x / local_x * local_x;
+    wrong +=
+        got[2 * x] != x % local_x || got[2 * x + 1] != x / local_x * local_x;
   }
   CHECK_INT(0, wrong);
   free(got);

@@ -337,8 +337,8 @@ static void expect_invalid(const binary *b, const char *what) {
 static void test_damaged_containers(void) {
   uint8_t *h;
   DAMAGED("magic", b.bytes[0] ^= 1);
-  DAMAGED("version", put_u32(b.bytes + cpu_binary_header_version,
-                                CPU_BINARY_VERSION + 1));
+  DAMAGED("version",
+          put_u32(b.bytes + cpu_binary_header_version, CPU_BINARY_VERSION + 1));
   DAMAGED("header size", put_u32(b.bytes + cpu_binary_header_header_size, 60));
   DAMAGED("entry size", put_u32(b.bytes + cpu_binary_header_kernel_size, 32));
   DAMAGED("no kernels", put_u32(b.bytes + cpu_binary_header_kernel_count, 0));

@@ -496,8 +496,8 @@ static void run_groups(const cpu_ndrange *ndrange, const uint8_t *args,
 /* Groups begin..end of a kernel that does not observe how work-groups
  * are cut (CPU_BINARY_KERNEL_MERGES_GROUPS): each row of consecutive
  * groups in x runs as one call, as one group spanning the row from its
- * first global x id, with its first group's id. Fewer calls, and groups narrower than a vector still run the
- * vectorized work-item loop. */
+ * first global x id, with its first group's id. Fewer calls, and groups
+ * narrower than a vector still run the vectorized work-item loop. */
 static void run_group_rows(const cpu_ndrange *ndrange, const uint8_t *args,
                            cpu_work_group *wg, uint64_t begin, uint64_t end) {
   uint64_t row = ndrange->num_groups[0];
