@@ -69,14 +69,69 @@ void cc_disk_cache_store_object(cc_module *module, const char *source,
 }
 
 #ifdef CC_HAVE_CACHE
+static void name_by(cc_module *module, const cc_cache_key *key) {
+  cc_sha256 copy = key->hash;
+  cc_sha256_final(&copy, module->digest);
+  module->digest_ready = true;
+}
+#endif
+
+void cc_disk_cache_name_object(cc_module *module, const char *source,
+                               size_t length, const char *options,
+                               const cc_header *headers, size_t num_headers) {
+#ifdef CC_HAVE_CACHE
+  cc_cache_key key;
+  object_key(&key, source, length, options, headers, num_headers);
+  name_by(module, &key);
+#else
+  (void)module, (void)source, (void)length, (void)options, (void)headers,
+      (void)num_headers;
+#endif
+}
+
+void cc_disk_cache_name_link(cc_module *module, cc_module *const *inputs,
+                             size_t count, const char *options) {
+#ifdef CC_HAVE_CACHE
+  cc_cache_key key;
+  cc_cache_key_init(&key);
+  cc_cache_key_add_string(&key, "link-v1");
+  cc_cache_key_add_string(&key, options ? options : "");
+  cc_cache_key_add_u64(&key, count);
+  for (size_t i = 0; i < count; i++) {
+    if (!inputs[i]->digest_ready) return; /* named by its bitcode later */
+    cc_cache_key_add(&key, inputs[i]->digest, sizeof inputs[i]->digest);
+  }
+  cc_cache_key_add_compiler_identity(&key);
+  name_by(module, &key);
+#else
+  (void)module, (void)inputs, (void)count, (void)options;
+#endif
+}
+
+void cc_disk_cache_name_binary(cc_module *module, const void *bytes,
+                               size_t size) {
+#ifdef CC_HAVE_CACHE
+  cc_cache_key key;
+  cc_cache_key_init(&key);
+  cc_cache_key_add_string(&key, "binary-v1");
+  cc_cache_key_add(&key, bytes, size);
+  cc_cache_key_add_compiler_identity(&key);
+  name_by(module, &key);
+#else
+  (void)module, (void)bytes, (void)size;
+#endif
+}
+
+#ifdef CC_HAVE_CACHE
 static bool cache_enabled(void) {
   char *directory = cc_cache_directory();
   free(directory);
   return directory != NULL;
 }
 
-/* The program's identity for kernel entries: a hash of its bitcode, taken
- * once (the code of an executable never changes). Under llvm_lock. */
+/* The program's identity for kernel entries when nothing named it by its
+ * inputs (cc_disk_cache_name_*): a hash of its bitcode, taken once (the
+ * code of an executable never changes). Under llvm_lock. */
 static bool program_digest(cc_module *module) {
   if (module->digest_ready) return true;
   LLVMMemoryBufferRef bitcode = LLVMWriteBitcodeToMemoryBuffer(module->llvm);

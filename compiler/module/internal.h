@@ -97,6 +97,16 @@ cc_module *cc_disk_cache_find_object(const char *source, size_t length,
 void cc_disk_cache_store_object(cc_module *module, const char *source,
                                 size_t length, const char *options,
                                 const cc_header *headers, size_t num_headers);
+/* Names `module` for the kernel entries by what it was made from: the
+ * same inputs give the same code, and writing a big program's bitcode to
+ * hash it takes long (hashcat's: 0.8 s at its first launch). */
+void cc_disk_cache_name_object(cc_module *module, const char *source,
+                               size_t length, const char *options,
+                               const cc_header *headers, size_t num_headers);
+void cc_disk_cache_name_link(cc_module *module, cc_module *const *inputs,
+                             size_t count, const char *options);
+void cc_disk_cache_name_binary(cc_module *module, const void *bytes,
+                               size_t size);
 bool cc_disk_cache_find_kernel(cc_module *module, const char *name,
                                const uint32_t local_size[3], uint8_t **binary,
                                size_t *size);

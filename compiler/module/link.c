@@ -195,6 +195,9 @@ cc_module *cc_module_link(cc_module *const *inputs, size_t count,
                     : CC_MODULE_OUT_OF_MEMORY;
   }
   if (text.failed) result = CC_MODULE_OUT_OF_MEMORY;
+  if (result == CC_MODULE_SUCCESS) {
+    cc_disk_cache_name_link(module, inputs, count, options);
+  }
   cc_text_give(&text, log);
   if (out) *out = result;
   if (result != CC_MODULE_SUCCESS) {

@@ -148,6 +148,8 @@ cc_module *cc_module_compile(const char *source, size_t length,
   cc_module *cached =
       cc_disk_cache_find_object(source, length, options, headers, num_headers);
   if (cached) {
+    cc_disk_cache_name_object(cached, source, length, options, headers,
+                              num_headers);
     if (log) *log = calloc(1, 1);
     set_result(out, CC_MODULE_SUCCESS);
     return cached;
@@ -185,6 +187,10 @@ cc_module *cc_module_compile(const char *source, size_t length,
     result = cc_module_adopt(module, llvm, &text);
   }
   if (text.failed) result = CC_MODULE_OUT_OF_MEMORY;
+  if (result == CC_MODULE_SUCCESS) {
+    cc_disk_cache_name_object(module, source, length, options, headers,
+                              num_headers);
+  }
   /* Only silent compiles are stored: a hit must give the same log. */
   if (result == CC_MODULE_SUCCESS && text.length == 0) {
     cc_disk_cache_store_object(module, source, length, options, headers,

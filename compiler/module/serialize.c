@@ -151,6 +151,8 @@ cc_module *cc_module_deserialize(const void *bytes, size_t size, char **log,
                     : CC_MODULE_OUT_OF_MEMORY;
   }
   if (text.failed) result = CC_MODULE_OUT_OF_MEMORY;
+  if (result == CC_MODULE_SUCCESS)
+    cc_disk_cache_name_binary(module, bytes, size);
   cc_text_give(&text, log);
   if (out) *out = result;
   if (result != CC_MODULE_SUCCESS) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "clx.h"
+#include "engine.h"
 #include "module.h"
 
 struct clx_specialization {
@@ -89,6 +90,7 @@ static clx_specialization *build(cl_kernel kernel,
   memcpy(made->local_size, local_size, sizeof made->local_size);
   const void *binary = NULL;
   size_t size = 0;
+  cl_ulong start = clx_now_ns();
   cc_module_result result =
       cc_module_specialize(kernel->program->module, kernel->name, local_size,
                            &binary, &size, reason);
@@ -106,6 +108,11 @@ static clx_specialization *build(cl_kernel kernel,
     made->mux_kernel = NULL;
     *reason = "the compiled executable lacks the kernel";
     made->error = CL_OUT_OF_RESOURCES;
+  }
+  if (getenv("CLMUX_DEBUG")) {
+    fprintf(stderr, "clmux: kernel %s: local size %ux%ux%u ready in %.1f ms\n",
+            kernel->name, local_size[0], local_size[1], local_size[2],
+            (double)(clx_now_ns() - start) / 1e6);
   }
   return made;
 }

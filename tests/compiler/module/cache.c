@@ -2,7 +2,9 @@
  * threads asking for the same kernel and local size at once build it once,
  * finalize builds reqd_work_group_size kernels up front, wrong requests and
  * unsupported kernels report why; four threads compile and specialize
- * modules of their own at the same time. */
+ * modules of their own at the same time; on disk, programs are told apart
+ * by what they were made from (options, link inputs, binaries). */
+#include <dirent.h>
 #include <pthread.h>
 
 #include "module_test.h"
@@ -199,6 +201,93 @@ static void *own_module_thread(void *arg) {
   return NULL;
 }
 
+/* ---- Disk entries named by a program's inputs ---------------------------*/
+
+static const char *const scale_source =
+    "kernel void scale(global float *data) {\n"
+    "  data[get_global_id(0)] *= K;\n"
+    "}\n";
+
+static unsigned entries_in(const char *directory) {
+  DIR *dir = opendir(directory);
+  if (!dir) return 0;
+  unsigned count = 0;
+  for (struct dirent *e; (e = readdir(dir));) count += e->d_name[0] != '.';
+  closedir(dir);
+  return count;
+}
+
+/* Specializes `scale` of an executable and checks it multiplies by k. */
+static void check_scale(cc_module *module, float k) {
+  char *log = NULL;
+  CHECK_INT(CC_MODULE_SUCCESS, cc_module_finalize(module, &log));
+  free(log);
+  const uint32_t local[3] = {16, 1, 1};
+  mux_executable_t executable = load_specialized(module, "scale", local);
+  if (!executable) return;
+  mux_kernel_t kernel = create_kernel(executable, "scale");
+  static float data[items], result[items];
+  for (int i = 0; i < items; i++) data[i] = (float)i;
+  host_buffer b = host_buffer_create(data, sizeof data);
+  mux_descriptor_info_t arg = buffer_arg(&b);
+  CHECK_SUCCESS(run_1d(kernel, &arg, 1, items, 16));
+  host_buffer_read(&b, result);
+  int wrong = 0;
+  for (int i = 0; i < items; i++) wrong += result[i] != data[i] * k;
+  CHECK_INT(0, wrong);
+  host_buffer_destroy(&b);
+  muxDestroyKernel(device, kernel, mux_test_allocator);
+  muxDestroyExecutable(device, executable, mux_test_allocator);
+}
+
+static cc_module *scale_program(const char *options) {
+  cc_module *object = compile_ok(scale_source, options);
+  cc_module *program = link_ok(&object, 1, NULL);
+  cc_module_destroy(object);
+  return program;
+}
+
+static void test_disk_names(void) {
+  char directory[] = "/tmp/clmux-names-XXXXXX";
+  REQUIRE(mkdtemp(directory));
+  REQUIRE(setenv("CLMUX_CACHE_DIR", directory, 1) == 0);
+  cc_module *two = scale_program("-DK=2");
+  check_scale(two, 2.0f);
+  unsigned after_two = entries_in(directory);
+  CHECK(after_two >= 2); /* the object and the kernel */
+  cc_module *three = scale_program("-DK=3");
+  check_scale(three, 3.0f);
+  unsigned after_three = entries_in(directory);
+  CHECK(after_three > after_two);
+  /* The same inputs again: found, not built and stored anew. */
+  cc_module *again = scale_program("-DK=2");
+  check_scale(again, 2.0f);
+  CHECK_INT(after_three, entries_in(directory));
+  /* Other link options make another program. */
+  cc_module *object = compile_ok(scale_source, "-DK=2");
+  cc_module *relaxed = link_ok(&object, 1, "-cl-fast-relaxed-math");
+  check_scale(relaxed, 2.0f);
+  CHECK(entries_in(directory) > after_three);
+  /* A program read back from its binary. */
+  uint8_t *bytes = NULL;
+  size_t size = 0;
+  CHECK_INT(CC_MODULE_SUCCESS, cc_module_serialize(three, &bytes, &size));
+  cc_module *loaded = cc_module_deserialize(bytes, size, NULL, NULL);
+  REQUIRE(loaded);
+  check_scale(loaded, 3.0f);
+  free(bytes);
+  cc_module_destroy(loaded);
+  cc_module_destroy(relaxed);
+  cc_module_destroy(object);
+  cc_module_destroy(again);
+  cc_module_destroy(three);
+  cc_module_destroy(two);
+  unsetenv("CLMUX_CACHE_DIR");
+  char command[64];
+  snprintf(command, sizeof command, "rm -rf %s", directory);
+  CHECK_INT(0, system(command));
+}
+
 static void test_threads(void) {
   pthread_t threads[4];
   int good[4];
@@ -226,5 +315,6 @@ int main(void) {
   cc_module_destroy(object);
   test_finalize_unsupported();
   test_threads();
+  test_disk_names();
   return codegen_test_finish();
 }
