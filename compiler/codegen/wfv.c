@@ -41,7 +41,9 @@ static void find_host_vector_bits(void) {
 }
 
 /* What the body computes with: whether doubles, and the most components
- * of an OpenCL vector value (a float3 counting as 4). */
+ * of an OpenCL vector value it computes on (a float3 counting as 4).
+ * Vectors only loaded, stored, taken apart or put together do not count:
+ * their components are computed one by one (convert_uchar4_sat). */
 static void widest_values(LLVMValueRef function, bool *doubles,
                           unsigned *components) {
   *doubles = false;
@@ -54,7 +56,11 @@ static void widest_values(LLVMValueRef function, bool *doubles,
       if (LLVMGetTypeKind(type) == LLVMVectorTypeKind) {
         unsigned k = LLVMGetVectorSize(type);
         if (k == 3) k = 4;
-        if (k > *components) *components = k;
+        bool computed = !LLVMIsALoadInst(i) && !LLVMIsAPHINode(i) &&
+                        !LLVMIsAInsertElementInst(i) &&
+                        !LLVMIsAExtractElementInst(i) &&
+                        !LLVMIsAShuffleVectorInst(i);
+        if (computed && k > *components) *components = k;
         type = LLVMGetElementType(type);
       }
       if (LLVMGetTypeKind(type) == LLVMDoubleTypeKind) *doubles = true;

@@ -143,6 +143,7 @@ int wfv_left_loop(const wfv *w, long value, int at, int inner_than);
 bool wfv_is_widenable(LLVMTypeRef type);
 /* Instructions that write memory or have other effects, done per lane. */
 bool wfv_has_side_effects(LLVMValueRef inst);
+bool wfv_reads_memory(LLVMValueRef inst);
 
 /* wfv_emit.c */
 bool wfv_emit(wfv *w);
@@ -168,6 +169,14 @@ LLVMValueRef wfv_assemble(wfv *w, LLVMTypeRef type, LLVMValueRef *lanes);
 LLVMValueRef wfv_call_intrinsic(wfv *w, const char *name, LLVMTypeRef *types,
                                 unsigned type_count, LLVMValueRef *args,
                                 unsigned arg_count);
+/* wfv_interleave.c: `access`, a load or store of block `at` whose
+ * address is strided, as one of a group that together covers each lane's
+ * whole record (a float4 split into four floats): the group's one
+ * consecutive access, shuffled. False when it is no such member; else
+ * *done says whether it was emitted (or is left to the group's last
+ * store). */
+bool wfv_widen_interleaved(wfv *w, LLVMValueRef access, int at,
+                           LLVMValueRef mask, bool *done);
 /* wfv_emit.c: the per-lane value of a divergent loop's live-out. */
 LLVMValueRef wfv_live_out_value(wfv *w, long value, int at);
 /* Records the new form of old value `old` (an instruction or argument). */

@@ -51,8 +51,10 @@ bool wfv_is_widenable(LLVMTypeRef type) {
   }
 }
 
-/* Memory effects of a call (the "memory" attribute): whether it may write. */
-static bool may_write(LLVMValueRef call) {
+/* Memory effects of a call (the "memory" attribute): two bits per
+ * location (argument, inaccessible, other), 1 Ref and 2 Mod; all of them
+ * when the call does not say. */
+static uint64_t memory_effects(LLVMValueRef call) {
   static unsigned kind;
   if (!kind) kind = LLVMGetEnumAttributeKindForName("memory", 6);
   LLVMAttributeRef a =
@@ -61,9 +63,19 @@ static bool may_write(LLVMValueRef call) {
   if (!a && LLVMIsAFunction(callee)) {
     a = LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, kind);
   }
-  if (!a) return true;
-  /* Two bits per location (argument, inaccessible, other); 2 is Mod. */
-  return (LLVMGetEnumAttributeValue(a) & 0x2a) != 0;
+  return a ? LLVMGetEnumAttributeValue(a) : 0x3f;
+}
+
+static bool may_write(LLVMValueRef call) {
+  return (memory_effects(call) & 0x2a) != 0;
+}
+
+bool wfv_reads_memory(LLVMValueRef inst) {
+  if (LLVMIsALoadInst(inst) || LLVMIsAAtomicRMWInst(inst) ||
+      LLVMIsAAtomicCmpXchgInst(inst) || LLVMIsAFenceInst(inst)) {
+    return true;
+  }
+  return LLVMIsACallInst(inst) && (memory_effects(inst) & 0x15) != 0;
 }
 
 bool wfv_has_side_effects(LLVMValueRef inst) {
@@ -148,11 +160,27 @@ static wfv_shape arithmetic_shape(const wfv *w, LLVMValueRef inst, int at) {
         return strided(stride_of(b) * LLVMConstIntGetSExtValue(lhs));
       }
       return varying;
-    case LLVMShl:
-      if (LLVMIsAConstantInt(rhs) && LLVMConstIntGetZExtValue(rhs) < 32) {
-        return strided(stride_of(a) << LLVMConstIntGetZExtValue(rhs));
+    case LLVMShl: {
+      if (!LLVMIsAConstantInt(rhs) || b.kind != wfv_uniform) return varying;
+      uint64_t k = LLVMConstIntGetZExtValue(rhs);
+      int64_t t = stride_of(a);
+      if (k >= 62 || t >= ((int64_t)1 << (62 - k)) ||
+          t <= -((int64_t)1 << (62 - k))) {
+        return varying;
       }
-      return varying;
+      return strided(t * ((int64_t)1 << k));
+    }
+    case LLVMAShr:
+    case LLVMLShr: {
+      /* ashr (shl x, 32), 32 is instcombine's sext (trunc x) of a 64-bit
+       * id: strided like those casts (the lanes' added multiples of 2^k
+       * shift out whole). */
+      if (!LLVMIsAConstantInt(rhs) || b.kind != wfv_uniform) return varying;
+      uint64_t k = LLVMConstIntGetZExtValue(rhs);
+      int64_t t = stride_of(a);
+      if (k >= 62 || t % ((int64_t)1 << k) != 0) return varying;
+      return strided(t / ((int64_t)1 << k));
+    }
     default:
       return varying;
   }
@@ -216,6 +244,8 @@ static wfv_shape compute(const wfv *w, LLVMValueRef inst, int at) {
     case LLVMSub:
     case LLVMMul:
     case LLVMShl:
+    case LLVMAShr:
+    case LLVMLShr:
     case LLVMOr:
       return arithmetic_shape(w, inst, at);
     case LLVMSelect: {

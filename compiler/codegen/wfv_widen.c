@@ -154,6 +154,12 @@ static bool widen_load(wfv *w, LLVMValueRef load, int at, LLVMValueRef mask) {
     wfv_set(w, load, r, NULL);
     return r != NULL;
   }
+  /* Loaded already with its interleaved group. */
+  if (w->values[wfv_map_get(&w->value_index, load)].vector) return true;
+  bool done = false;
+  if (wfv_widen_interleaved(w, load, at, mask, &done)) {
+    return done || wfv_fail(w, "out of memory");
+  }
   LLVMTypeRef wide = wfv_wide_type(w, type);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(w->context);
   LLVMValueRef align = LLVMConstInt(i32, alignment_of(w, load, type), 0);
@@ -185,6 +191,10 @@ static bool widen_store(wfv *w, LLVMValueRef store, int at, LLVMValueRef mask) {
     return clone_with(w, store, at, map_scalar, 0) != NULL;
   }
   if (!wfv_is_widenable(type)) return per_lane(w, store, at, mask);
+  bool done = false;
+  if (wfv_widen_interleaved(w, store, at, mask, &done)) {
+    return done || wfv_fail(w, "out of memory");
+  }
   LLVMTypeRef wide = wfv_wide_type(w, type);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(w->context);
   LLVMValueRef align = LLVMConstInt(i32, alignment_of(w, store, type), 0);

@@ -279,13 +279,7 @@ static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
                                  unsigned width, LLVMValueRef body,
                                  LLVMValueRef *vector_body, unsigned *lanes,
                                  cc_log *log) {
-  /* Short loops of known length (over a vector's components, say) are
-   * unrolled first: what is left without loops stays with the loop
-   * vectorizer, which widens it with interleaved accesses. */
   cc_status status = cc_run_passes(
-      module, "function(simplifycfg,loop(loop-unroll-full),simplifycfg)", log);
-  if (status != cc_success || !cc_has_loop(body)) return status;
-  status = cc_run_passes(
       module,
       "function(lower-switch,mergereturn,fix-irreducible,structurizecfg)", log);
   if (status != cc_success) return status;
@@ -345,6 +339,15 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
    * step function keeps such objects in per-item scratch. */
   if (status == cc_success) {
     status = cc_run_passes(module, "function(sroa,early-cse)", log);
+  }
+  /* Short loops of known length (over a vector's components, say) are
+   * unrolled first: what is left without loops stays with the loop
+   * vectorizer, which widens it with interleaved accesses; and the
+   * components are then known, for the split of OpenCL vectors. */
+  if (status == cc_success) {
+    status = cc_run_passes(
+        module, "function(simplifycfg,loop(loop-unroll-full),simplifycfg)",
+        log);
   }
   /* The loop vectorizer needs OpenCL vectors split (scalarize.c); the
    * whole-function vectorizer widens them as they are, which for vectors

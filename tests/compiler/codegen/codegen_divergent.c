@@ -54,6 +54,36 @@ static void check_divergent(const cc_target *target, LLVMModuleRef source,
   LLVMDisposeModule(module);
 }
 
+/* A kernel whose records (float4s split into floats) are read and written
+ * whole: consecutive masked accesses, neither gathers nor scatters. */
+static void check_records(const cc_target *target, LLVMModuleRef source,
+                          const uint32_t local[3]) {
+  cc_kernel_request request = {"records", {local[0], local[1], local[2]}};
+  uint8_t *binary = NULL;
+  size_t size = 0;
+  LLVMModuleRef module = NULL;
+  cc_log log = {""};
+  CHECK_INT(cc_success, cc_codegen_build(target, source, &request, 1, &binary,
+                                         &size, &module, &log));
+  if (!module) return;
+  free(binary);
+  char *ir = LLVMPrintModuleToString(module);
+  if (getenv("CLMUX_CODEGEN_DUMP")) fputs(ir, stdout);
+  bool gathers = strstr(ir, "@llvm.masked.gather") != NULL ||
+                 strstr(ir, "@llvm.masked.scatter") != NULL;
+  bool whole = strstr(ir, "@llvm.masked.load") != NULL &&
+               strstr(ir, "@llvm.masked.store") != NULL;
+  if (gathers || !whole) {
+    fprintf(stderr, "records (local %ux%ux%u): %s, %s\n", local[0], local[1],
+            local[2], gathers ? "gathers" : "no gathers",
+            whole ? "whole records" : "no whole records");
+  }
+  CHECK(!gathers);
+  CHECK(whole);
+  LLVMDisposeMessage(ir);
+  LLVMDisposeModule(module);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s divergent.bc\n", argv[0]);
@@ -85,6 +115,8 @@ int main(int argc, char **argv) {
                   double_lanes, false);
   check_divergent(target, source, "double_steps", generic, doubles,
                   double_lanes, true);
+  check_records(target, source, odd);
+  check_records(target, source, generic);
   LLVMDisposeModule(source);
   LLVMContextDispose(context);
   cc_target_destroy(target);

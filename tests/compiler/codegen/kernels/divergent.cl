@@ -32,3 +32,16 @@ kernel void double_steps(global const double *in, global double *out) {
   while (x > 1.0) x = x * 0.5 + 0.1;
   out[g] = x;
 }
+
+// A float4 per work-item, split into floats before vectorizing: read and
+// written as whole records (interleaved groups), not gathered.
+kernel void records(global const float4 *in, global float4 *out) {
+  int g = get_global_id(0);
+  float4 v = in[g];
+  int k = 0;
+  while (v.x > 1.0f && k < 64) {
+    v = v * 0.5f;
+    k++;
+  }
+  out[g] = v + (float)k;
+}
