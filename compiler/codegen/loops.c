@@ -110,6 +110,7 @@ typedef struct nest_context {
                                flags, regions - 1 */
   unsigned flag_count;
   unsigned lanes; /* a vector body's, else 0 */
+  uint64_t x_multiple; /* the x row always has a multiple of it, or 0 */
 } nest_context;
 
 /* The vector body's mask: the lanes from item `first` on that are below
@@ -119,8 +120,10 @@ static LLVMValueRef lane_mask(nest_context *n, LLVMValueRef first,
   LLVMTypeRef i1 = LLVMInt1TypeInContext(n->context);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(n->context);
   LLVMValueRef lanes[64];
-  if (LLVMIsAConstantInt(size) &&
-      LLVMConstIntGetZExtValue(size) % n->lanes == 0) {
+  /* A row of merged groups is a whole number of groups. */
+  if ((LLVMIsAConstantInt(size) &&
+       LLVMConstIntGetZExtValue(size) % n->lanes == 0) ||
+      (n->x_multiple && n->x_multiple % n->lanes == 0)) {
     for (unsigned l = 0; l < n->lanes; l++) lanes[l] = LLVMConstInt(i1, 1, 0);
     return LLVMConstVector(lanes, n->lanes);
   }
@@ -267,7 +270,7 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
   nest_context n = {context, builder, function,
                     vector_body ? vector_body : body, i64, NULL,
                     info->arg_count, {NULL}, {NULL}, parallel && !lanes, NULL,
-                    0, lanes};
+                    0, lanes, local_size[0]};
 
   /* Entry: the arguments and the group's first global id, uniform. */
   LLVMPositionBuilderAtEnd(builder, entry);
