@@ -12,7 +12,9 @@
 #include "wfv.h"
 
 #define MAX_MEMBERS 16
-#define WINDOW 256 /* instructions searched on either side for members */
+/* Blocks searched for members, whole so that every member finds the same
+ * group (a store left to the last member must be written by it). */
+#define MAX_BLOCK 4096
 
 typedef struct group {
   LLVMValueRef member[MAX_MEMBERS]; /* by offset: member j at c0 + j * size */
@@ -101,37 +103,35 @@ static bool find_group(wfv *w, LLVMValueRef access, int at, group *g) {
   if (stores && (m & (m - 1)) != 0) return false;
   int64_t own;
   LLVMValueRef root = split_offset(w, address_of(access), &own);
-  /* The window around `access` in its block. */
-  LLVMValueRef begin = access, end = access;
-  for (int i = 0; i < WINDOW && LLVMGetPreviousInstruction(begin); i++) {
-    begin = LLVMGetPreviousInstruction(begin);
-  }
-  for (int i = 0; i < WINDOW && LLVMGetNextInstruction(end); i++) {
-    end = LLVMGetNextInstruction(end);
-  }
   /* Members: same kind, type and stride, offsets from the same root. */
-  LLVMValueRef found[2 * WINDOW + 1];
-  int64_t offsets[2 * WINDOW + 1];
-  unsigned n = 0;
+  LLVMBasicBlockRef block = LLVMGetInstructionParent(access);
+  LLVMValueRef begin = LLVMGetFirstInstruction(block);
+  LLVMValueRef end = LLVMGetLastInstruction(block);
+  LLVMValueRef found[MAX_MEMBERS];
+  int64_t offsets[MAX_MEMBERS];
+  unsigned n = 0, length = 0;
   int64_t low = own;
-  for (LLVMValueRef i = begin;; i = LLVMGetNextInstruction(i)) {
+  for (LLVMValueRef i = begin; i; i = LLVMGetNextInstruction(i)) {
+    if (++length > MAX_BLOCK) return false;
     int64_t offset;
     if (plain(i) && is_store(i) == stores && type_of(i) == type &&
         split_offset(w, address_of(i), &offset) == root) {
       wfv_shape s = wfv_operand_shape(w, address_of(i), at);
       if (s.kind == wfv_strided && s.stride == shape.stride) {
+        if (n == m) return false; /* more than one record's worth */
         found[n] = i;
         offsets[n++] = offset;
         if (offset < low) low = offset;
       }
     }
-    if (i == end) break;
   }
-  /* Exactly one member per slot of a record that `access` is in. */
+  /* Exactly one member per slot of a record: the same set whichever
+   * member asks. */
+  if (n != m) return false;
   *g = (group){{NULL}, NULL, NULL, root, low, 0};
   for (unsigned i = 0; i < n; i++) {
     int64_t slot = offsets[i] - low;
-    if (slot % size != 0 || slot / size >= m) continue;
+    if (slot % size != 0 || slot / size >= m) return false;
     if (g->member[slot / size]) return false; /* two accesses of a slot */
     g->member[slot / size] = found[i];
     g->count++;

@@ -252,6 +252,63 @@ static void test_row_ids(cl_program program) {
   CHECK_CL_SUCCESS(clReleaseKernel(flat));
 }
 
+/* vstore_half8 into __local memory, then async_work_group_copy out: the
+ * eight stores of each work-item lie far apart in the vectorized body
+ * (a conversion each) and must all be written, as the global version
+ * writes them (the CTS's half suite, local variant). */
+static void test_local_half_records(void) {
+  static const char *records_source =
+      "kernel void to_local(global float8 *p, global half *f) {\n"
+      "  local ushort data[16 * 128];\n"
+      "  size_t i = get_global_id(0), lid = get_local_id(0);\n"
+      "  vstore_half8(p[i], lid, (local half *)data);\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  event_t e = async_work_group_copy((global ushort *)f + 8 * (i - "
+      "lid),\n"
+      "                                    data, 8 * get_local_size(0), 0);\n"
+      "  wait_group_events(1, &e);\n"
+      "}\n"
+      "kernel void to_global(global float8 *p, global half *f) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  vstore_half8(p[i], i, f);\n"
+      "}\n";
+  cl_program program = cl_test_build(context, device, records_source, NULL);
+  cl_kernel local_kernel = kernel_of(program, "to_local");
+  cl_kernel global_kernel = kernel_of(program, "to_global");
+  enum { n = 4096 };
+  static float in[8 * n];
+  for (size_t k = 0; k < 8 * n; k++) {
+    cl_uint bits = (cl_uint)(k * 2654435761u); /* every class of float */
+    memcpy(&in[k], &bits, sizeof bits);
+  }
+  cl_mem p = buffer(sizeof in, in);
+  cl_mem a = buffer(16 * n, NULL), b = buffer(16 * n, NULL);
+  static cl_ushort got[8 * n], want[8 * n];
+  const size_t locals[] = {1, 16, 64, 128};
+  for (size_t l = 0; l < sizeof locals / sizeof *locals; l++) {
+    size_t global = n;
+    CHECK_CL_SUCCESS(clSetKernelArg(local_kernel, 0, sizeof p, &p));
+    CHECK_CL_SUCCESS(clSetKernelArg(local_kernel, 1, sizeof a, &a));
+    CHECK_CL_SUCCESS(clSetKernelArg(global_kernel, 0, sizeof p, &p));
+    CHECK_CL_SUCCESS(clSetKernelArg(global_kernel, 1, sizeof b, &b));
+    CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(
+        queue, local_kernel, 1, NULL, &global, &locals[l], 0, NULL, NULL));
+    CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(
+        queue, global_kernel, 1, NULL, &global, &locals[l], 0, NULL, NULL));
+    read_back(a, sizeof got, got);
+    read_back(b, sizeof want, want);
+    size_t wrong = 0;
+    for (size_t k = 0; k < 8 * n; k++) wrong += got[k] != want[k];
+    CHECK_INT(0, wrong);
+  }
+  CHECK_CL_SUCCESS(clReleaseMemObject(p));
+  CHECK_CL_SUCCESS(clReleaseMemObject(a));
+  CHECK_CL_SUCCESS(clReleaseMemObject(b));
+  CHECK_CL_SUCCESS(clReleaseKernel(local_kernel));
+  CHECK_CL_SUCCESS(clReleaseKernel(global_kernel));
+  CHECK_CL_SUCCESS(clReleaseProgram(program));
+}
+
 static void test_saxpy(cl_program program) {
   enum { n = 4096 };
   static float x[n], y[n], got[n];
@@ -864,6 +921,7 @@ int main(void) {
   cl_program program = cl_test_build(context, device, source, NULL);
   test_ids(program);
   test_row_ids(program);
+  test_local_half_records();
   test_saxpy(program);
   test_by_value(program);
   test_local_arg(program);
