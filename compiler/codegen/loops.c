@@ -110,7 +110,7 @@ typedef struct nest_context {
                                flags, regions - 1 */
   unsigned flag_count;
   unsigned lanes; /* a vector body's, else 0 */
-  uint64_t x_multiple; /* the x row always has a multiple of it, or 0 */
+  uint64_t x_multiple; /* the group's width, or 0: rows are multiples */
 } nest_context;
 
 /* The vector body's mask: the lanes from item `first` on that are below
@@ -120,10 +120,8 @@ static LLVMValueRef lane_mask(nest_context *n, LLVMValueRef first,
   LLVMTypeRef i1 = LLVMInt1TypeInContext(n->context);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(n->context);
   LLVMValueRef lanes[64];
-  /* A row of merged groups is a whole number of groups. */
-  if ((LLVMIsAConstantInt(size) &&
-       LLVMConstIntGetZExtValue(size) % n->lanes == 0) ||
-      (n->x_multiple && n->x_multiple % n->lanes == 0)) {
+  /* A row is a whole number of groups (one, unless merged). */
+  if (n->x_multiple && n->x_multiple % n->lanes == 0) {
     for (unsigned l = 0; l < n->lanes; l++) lanes[l] = LLVMConstInt(i1, 1, 0);
     return LLVMConstVector(lanes, n->lanes);
   }

@@ -140,9 +140,7 @@ static bool gathers_in_uniform_loops(wfv *w) {
     LLVMValueRef inst = w->values[v].old;
     int b = w->values[v].block;
     if (b < 0 || w->blocks[b].loop < 0) continue;
-    LLVMValueRef address = LLVMIsALoadInst(inst)    ? LLVMGetOperand(inst, 0)
-                           : LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 1)
-                                                    : NULL;
+    LLVMValueRef address = wfv_access_address(inst);
     if (!address) continue;
     wfv_shape s = wfv_operand_shape(w, address, b);
     LLVMTypeRef type = LLVMIsALoadInst(inst)
@@ -187,9 +185,7 @@ static bool moves_memory(const wfv *w) {
       continue;
     }
     instructions++;
-    LLVMValueRef address = LLVMIsALoadInst(inst)    ? LLVMGetOperand(inst, 0)
-                           : LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 1)
-                                                    : NULL;
+    LLVMValueRef address = wfv_access_address(inst);
     if (address && wfv_operand_shape(w, address, b).kind != wfv_uniform) {
       accesses++;
     }

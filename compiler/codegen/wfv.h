@@ -141,6 +141,12 @@ wfv_shape wfv_operand_shape(const wfv *w, LLVMValueRef operand, int at);
  * `at` is not, or -1. */
 int wfv_left_loop(const wfv *w, long value, int at, int inner_than);
 bool wfv_is_widenable(LLVMTypeRef type);
+/* The address a load or store accesses; NULL for other instructions. */
+static inline LLVMValueRef wfv_access_address(LLVMValueRef inst) {
+  return LLVMIsALoadInst(inst)    ? LLVMGetOperand(inst, 0)
+         : LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 1)
+                                  : NULL;
+}
 /* Instructions that write memory or have other effects, done per lane. */
 bool wfv_has_side_effects(LLVMValueRef inst);
 bool wfv_reads_memory(LLVMValueRef inst);

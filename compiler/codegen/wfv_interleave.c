@@ -26,10 +26,6 @@ typedef struct group {
 
 static bool is_store(LLVMValueRef inst) { return LLVMIsAStoreInst(inst); }
 
-static LLVMValueRef address_of(LLVMValueRef access) {
-  return LLVMGetOperand(access, is_store(access) ? 1 : 0);
-}
-
 static LLVMTypeRef type_of(LLVMValueRef access) {
   return is_store(access) ? LLVMTypeOf(LLVMGetOperand(access, 0))
                           : LLVMTypeOf(access);
@@ -92,7 +88,7 @@ static bool find_group(wfv *w, LLVMValueRef access, int at, group *g) {
   }
   int64_t size = (int64_t)LLVMABISizeOfType(w->data, type);
   if (size != (int64_t)LLVMStoreSizeOfType(w->data, type)) return false;
-  wfv_shape shape = wfv_operand_shape(w, address_of(access), at);
+  wfv_shape shape = wfv_operand_shape(w, wfv_access_address(access), at);
   if (shape.kind != wfv_strided || shape.stride <= size ||
       shape.stride % size != 0 || shape.stride / size > MAX_MEMBERS) {
     return false;
@@ -102,7 +98,7 @@ static bool find_group(wfv *w, LLVMValueRef access, int at, group *g) {
   /* Stores are interleaved by halving shuffles: powers of two. */
   if (stores && (m & (m - 1)) != 0) return false;
   int64_t own;
-  LLVMValueRef root = split_offset(w, address_of(access), &own);
+  LLVMValueRef root = split_offset(w, wfv_access_address(access), &own);
   /* Members: same kind, type and stride, offsets from the same root. */
   LLVMBasicBlockRef block = LLVMGetInstructionParent(access);
   LLVMValueRef begin = LLVMGetFirstInstruction(block);
@@ -115,8 +111,8 @@ static bool find_group(wfv *w, LLVMValueRef access, int at, group *g) {
     if (++length > MAX_BLOCK) return false;
     int64_t offset;
     if (plain(i) && is_store(i) == stores && type_of(i) == type &&
-        split_offset(w, address_of(i), &offset) == root) {
-      wfv_shape s = wfv_operand_shape(w, address_of(i), at);
+        split_offset(w, wfv_access_address(i), &offset) == root) {
+      wfv_shape s = wfv_operand_shape(w, wfv_access_address(i), at);
       if (s.kind == wfv_strided && s.stride == shape.stride) {
         if (n == m) return false; /* more than one record's worth */
         found[n] = i;

@@ -38,7 +38,7 @@ cc_module *cc_disk_cache_find_object(const char *source, size_t length,
   uint8_t *bytes = NULL;
   size_t size = 0;
   if (!cc_cache_get(NULL, &key, &bytes, &size)) return NULL;
-  cc_module *module = cc_module_deserialize(bytes, size, NULL, NULL);
+  cc_module *module = cc_module_read_serialized(bytes, size, NULL, NULL);
   free(bytes);
   if (module && module->kind != CC_MODULE_OBJECT) {
     cc_module_destroy(module);

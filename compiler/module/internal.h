@@ -97,6 +97,10 @@ cc_module *cc_disk_cache_find_object(const char *source, size_t length,
 void cc_disk_cache_store_object(cc_module *module, const char *source,
                                 size_t length, const char *options,
                                 const cc_header *headers, size_t num_headers);
+/* cc_module_deserialize without naming the module by its bytes: for the
+ * disk cache's objects, which are named by their compile key. */
+cc_module *cc_module_read_serialized(const void *bytes, size_t size, char **log,
+                                     cc_module_result *out);
 /* Names `module` for the kernel entries by what it was made from: the
  * same inputs give the same code, and writing a big program's bitcode to
  * hash it takes long (hashcat's: 0.8 s at its first launch). */

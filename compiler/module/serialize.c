@@ -130,8 +130,8 @@ static cc_module_result read_module(cc_module *module, const uint8_t *code,
   return cc_module_adopt(module, llvm, log);
 }
 
-cc_module *cc_module_deserialize(const void *bytes, size_t size, char **log,
-                                 cc_module_result *out) {
+cc_module *cc_module_read_serialized(const void *bytes, size_t size, char **log,
+                                     cc_module_result *out) {
   cc_text text = {0};
   const uint8_t *in = bytes;
   cc_module *module = NULL;
@@ -151,13 +151,18 @@ cc_module *cc_module_deserialize(const void *bytes, size_t size, char **log,
                     : CC_MODULE_OUT_OF_MEMORY;
   }
   if (text.failed) result = CC_MODULE_OUT_OF_MEMORY;
-  if (result == CC_MODULE_SUCCESS)
-    cc_disk_cache_name_binary(module, bytes, size);
   cc_text_give(&text, log);
   if (out) *out = result;
   if (result != CC_MODULE_SUCCESS) {
     cc_module_destroy(module);
     return NULL;
   }
+  return module;
+}
+
+cc_module *cc_module_deserialize(const void *bytes, size_t size, char **log,
+                                 cc_module_result *out) {
+  cc_module *module = cc_module_read_serialized(bytes, size, log, out);
+  if (module) cc_disk_cache_name_binary(module, bytes, size);
   return module;
 }

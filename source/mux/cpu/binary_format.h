@@ -28,9 +28,9 @@
 /* Header fields (byte offset: type, meaning). */
 #define CPU_BINARY_MAGIC "CLMUXEXE" /* 0: char[8], no NUL */
 #define CPU_BINARY_MAGIC_SIZE 8u
-#define CPU_BINARY_VERSION                   \
-  2u /* 8: u32 version, must match (2: a row \
-      * of merged groups has its first group id) */
+/* 8: u32 version, must match (2: a row of merged groups has its first
+ * group id) */
+#define CPU_BINARY_VERSION 2u
 /* 12: u32 header size, must be CPU_BINARY_HEADER_SIZE
  * 16: u32 kernel_count, 1 .. CPU_BINARY_MAX_KERNELS
  * 20: u32 kernel entry size, must be CPU_BINARY_KERNEL_SIZE

@@ -16,10 +16,10 @@
 #include "check.h"
 #include "codegen.h"
 
-static void check_divergent(const cc_target *target, LLVMModuleRef source,
-                            const char *name, const uint32_t local[3],
-                            const char *vector, const char *lanes,
-                            bool masked) {
+/* The optimized IR of kernel `name` specialized for `local` (dispose with
+ * LLVMDisposeMessage), or NULL after a failed check. */
+static char *built_ir(const cc_target *target, LLVMModuleRef source,
+                      const char *name, const uint32_t local[3]) {
   cc_kernel_request request = {name, {local[0], local[1], local[2]}};
   uint8_t *binary = NULL;
   size_t size = 0;
@@ -30,11 +30,21 @@ static void check_divergent(const cc_target *target, LLVMModuleRef source,
   CHECK_INT(cc_success, status);
   if (status != cc_success) {
     fprintf(stderr, "%s: %s\n", name, log.text);
-    return;
+    return NULL;
   }
   free(binary);
   char *ir = LLVMPrintModuleToString(module);
+  LLVMDisposeModule(module);
   if (getenv("CLMUX_CODEGEN_DUMP")) fputs(ir, stdout);
+  return ir;
+}
+
+static void check_divergent(const cc_target *target, LLVMModuleRef source,
+                            const char *name, const uint32_t local[3],
+                            const char *vector, const char *lanes,
+                            bool masked) {
+  char *ir = built_ir(target, source, name, local);
+  if (!ir) return;
   bool wide = strstr(ir, vector) != NULL;
   bool any = strstr(ir, lanes) != NULL;
   bool under_mask = strstr(ir, "@llvm.masked.store") != NULL ||
@@ -51,24 +61,14 @@ static void check_divergent(const cc_target *target, LLVMModuleRef source,
   CHECK(any);
   if (masked) CHECK(under_mask);
   LLVMDisposeMessage(ir);
-  LLVMDisposeModule(module);
 }
 
 /* A kernel whose records (float4s split into floats) are read and written
  * whole: consecutive masked accesses, neither gathers nor scatters. */
 static void check_records(const cc_target *target, LLVMModuleRef source,
                           const uint32_t local[3]) {
-  cc_kernel_request request = {"records", {local[0], local[1], local[2]}};
-  uint8_t *binary = NULL;
-  size_t size = 0;
-  LLVMModuleRef module = NULL;
-  cc_log log = {""};
-  CHECK_INT(cc_success, cc_codegen_build(target, source, &request, 1, &binary,
-                                         &size, &module, &log));
-  if (!module) return;
-  free(binary);
-  char *ir = LLVMPrintModuleToString(module);
-  if (getenv("CLMUX_CODEGEN_DUMP")) fputs(ir, stdout);
+  char *ir = built_ir(target, source, "records", local);
+  if (!ir) return;
   bool gathers = strstr(ir, "@llvm.masked.gather") != NULL ||
                  strstr(ir, "@llvm.masked.scatter") != NULL;
   bool whole = strstr(ir, "@llvm.masked.load") != NULL &&
@@ -81,7 +81,6 @@ static void check_records(const cc_target *target, LLVMModuleRef source,
   CHECK(!gathers);
   CHECK(whole);
   LLVMDisposeMessage(ir);
-  LLVMDisposeModule(module);
 }
 
 int main(int argc, char **argv) {
