@@ -74,6 +74,10 @@ void cc_kernel_info_release(cc_kernel_info *info);
 
 /* ---- One work-group function ------------------------------------------ */
 
+/* The function attribute a work-group function carries when the
+ * whole-function vectorizer widened its kernel: the lanes, in decimal. */
+#define CC_VECTOR_LANES_ATTRIBUTE "clmux-vector-lanes"
+
 /* Builds, in a new module of the source's context (the source is not
  * changed), the external function `symbol` of type
  *   void (const uint8_t *args, const cpu_work_group *wg)

@@ -92,24 +92,22 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
  * `body` (a body as cc_build_work_group_loops takes, or a step function, in
  * the structured form of LLVM's structurizecfg) at once: its parameters
  * are the body's, the x ids those of the first lane, then a <lanes x i1>
- * mask of the lanes to run (at least one). *lanes comes in as the width
- * cc_wfv_lanes chose and goes out doubled, up to `max_lanes`, for loops
- * that mostly move memory. It returns nothing (a step
+ * mask of the lanes to run (at least one). *lanes comes in as
+ * cc_wfv_lanes's register's worth and goes out as the width chosen, at
+ * most `max_lanes` (doubled for loops, and for loops that mostly move
+ * memory). It returns nothing (a step
  * function's barrier number is not used: its flags are in scratch). NULL,
  * with the reason in `log`, when the body has what it cannot vectorize. */
 LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
                                unsigned arg_count, unsigned *lanes,
                                unsigned max_lanes, cc_log *log);
-/* The lane count for `body`: two of the host's vector registers' worth of
- * its widest values (32-bit, 64-bit if it computes with doubles, times
- * its widest OpenCL vector), halved while `items`, the work-items a call
- * runs in x when known (else 0), are fewer; 0 (do not vectorize) below 2. */
-unsigned cc_wfv_lanes(LLVMValueRef body, uint32_t items);
+/* The lanes of one of the host's vector registers' worth of `body`'s
+ * widest values (32-bit, 64-bit if it computes with doubles, times its
+ * widest OpenCL vector); at least 1. */
+unsigned cc_wfv_lanes(LLVMValueRef body);
 /* The most elements of an OpenCL vector value `body` computes with (1 if
  * none; a 3-element vector counts as 4). */
 unsigned cc_widest_vector(LLVMValueRef body);
-/* Whether the function's blocks have a back edge (a loop), by layout. */
-bool cc_has_loop(LLVMValueRef function);
 
 /* An i8 pointer to field `offset` of the cpu_work_group at `wg`, loaded as
  * `type`. */

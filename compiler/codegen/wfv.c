@@ -6,28 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool cc_has_loop(LLVMValueRef function) {
-  /* A block branching to itself or to one before it in layout order is
-   * not proof of a loop, but Clang lays blocks out in source order and
-   * every loop has such a back edge; a false positive only costs the
-   * vectorizer a try. */
-  cc_blocks blocks;
-  bool loop = false;
-  if (!cc_blocks_init(&blocks, function)) {
-    cc_blocks_free(&blocks);
-    return true;
-  }
-  for (size_t b = 0; b < blocks.count && !loop; b++) {
-    unsigned n = cc_successor_count(blocks.list[b]);
-    for (unsigned s = 0; s < n; s++) {
-      long to = cc_successor_index(&blocks, b, s);
-      if (to >= 0 && (size_t)to <= b) loop = true;
-    }
-  }
-  cc_blocks_free(&blocks);
-  return loop;
-}
-
 static pthread_once_t host_once = PTHREAD_ONCE_INIT;
 static unsigned host_vector_bits = 128;
 
@@ -75,23 +53,13 @@ unsigned cc_widest_vector(LLVMValueRef body) {
   return components;
 }
 
-unsigned cc_wfv_lanes(LLVMValueRef body, uint32_t items) {
+unsigned cc_wfv_lanes(LLVMValueRef body) {
   pthread_once(&host_once, find_host_vector_bits);
   bool doubles = false;
   unsigned components = 1;
   widest_values(body, &doubles, &components);
-  /* Two registers a value: a loop-carried chain (a sum, a recurrence)
-   * then has two independent operations in flight per step, which hides
-   * half of an FMA's latency (measured: N-body and a naive matrix product
-   * 1.5-2x faster than at one register, the escape-time fractal 1.3x). A
-   * kernel on float16 values fills a register per work-item already: two
-   * work-items then, not 32 (512 floats a value would spill). */
-  unsigned lanes = 2 * host_vector_bits / (doubles ? 64 : 32) / components;
-  /* No more lanes than a group's row has items (idle lanes cost as much
-   * as busy ones); none at all for rows of one item, as hashcat runs,
-   * which vectorize inside the item if at all. */
-  while (items && lanes > 1 && items < lanes) lanes /= 2;
-  return lanes >= 2 ? lanes : 0;
+  unsigned lanes = host_vector_bits / (doubles ? 64 : 32) / components;
+  return lanes ? lanes : 1;
 }
 
 /* Whether `value` is computed (through address arithmetic, never through
@@ -193,6 +161,29 @@ static bool moves_memory(const wfv *w) {
   return accesses > 0 && 8 * accesses >= instructions;
 }
 
+/* The lanes for a body whose widest values fill a register at `base`
+ * lanes, within `max_lanes` (a row's items). Two registers a value: the
+ * work-item loop's own cost (masks, flags, a step function's stores) is
+ * then spread over twice the items, and a loop-carried chain (a sum, a
+ * recurrence) has two independent operations in flight per step, which
+ * hides half of an FMA's latency (measured: N-body and a naive matrix
+ * product 1.5-2x faster than at one register, the escape-time fractal
+ * 1.3x, vector_add and a barrier-stepped tree reduction 1.3x). Only one
+ * for straight-line bodies that move whole records (a float4 a lane, as
+ * interleaved groups): each lane is already several values' work, and
+ * twice the lanes spill and shuffle across twice the registers
+ * (exp_sin on float4 and convert_uchar4_sat 1.2x slower). Loops that move
+ * memory get twice that again (moves_memory). At least two lanes: a
+ * kernel on float16 values runs two work-items, a register each. */
+static unsigned choose_lanes(wfv *w, unsigned base, unsigned max_lanes) {
+  unsigned lanes = base;
+  if (w->loop_count > 0 || !wfv_has_interleaved_group(w)) lanes *= 2;
+  if (w->loop_count > 0 && moves_memory(w)) lanes *= 2;
+  if (lanes < 2) lanes = 2;
+  while (lanes > max_lanes && lanes > 1) lanes /= 2;
+  return lanes;
+}
+
 LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
                                unsigned arg_count, unsigned *lanes,
                                unsigned max_lanes, cc_log *log) {
@@ -208,7 +199,10 @@ LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
   w.builder = LLVMCreateBuilderInContext(w.context);
   bool ok = wfv_analyze_cfg(&w) && wfv_analyze_shapes(&w) &&
             !gathers_in_uniform_loops(&w);
-  if (ok && 2 * w.lanes <= max_lanes && moves_memory(&w)) w.lanes *= 2;
+  if (ok) {
+    w.lanes = choose_lanes(&w, w.lanes, max_lanes);
+    ok = w.lanes >= 2 || !wfv_fail(&w, "rows too short for two lanes");
+  }
   ok = ok && wfv_emit(&w);
   *lanes = w.lanes;
   LLVMValueRef function = w.function;

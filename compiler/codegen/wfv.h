@@ -183,6 +183,8 @@ LLVMValueRef wfv_call_intrinsic(wfv *w, const char *name, LLVMTypeRef *types,
  * store). */
 bool wfv_widen_interleaved(wfv *w, LLVMValueRef access, int at,
                            LLVMValueRef mask, bool *done);
+/* Whether some access of the body is a member of such a group. */
+bool wfv_has_interleaved_group(wfv *w);
 /* wfv_emit.c: the per-lane value of a divergent loop's live-out. */
 LLVMValueRef wfv_live_out_value(wfv *w, long value, int at);
 /* Records the new form of old value `old` (an instruction or argument). */

@@ -95,8 +95,6 @@ static bool find_group(wfv *w, LLVMValueRef access, int at, group *g) {
   }
   unsigned m = (unsigned)(shape.stride / size);
   bool stores = is_store(access);
-  /* Stores are interleaved by halving shuffles: powers of two. */
-  if (stores && (m & (m - 1)) != 0) return false;
   int64_t own;
   LLVMValueRef root = split_offset(w, wfv_access_address(access), &own);
   /* Members: same kind, type and stride, offsets from the same root. */
@@ -192,17 +190,21 @@ static bool load_group(wfv *w, const group *g, int at, LLVMValueRef mask) {
 static bool store_group(wfv *w, const group *g, int at, LLVMValueRef mask) {
   LLVMTypeRef type = type_of(g->member[0]);
   unsigned m = g->count, n = w->lanes * m;
+  /* Concatenated pairwise, padded to a power of two (a float3's three
+   * members and a poison one): member j's lanes at j * lanes. */
+  unsigned padded = 1;
+  while (padded < m) padded *= 2;
   LLVMValueRef parts[MAX_MEMBERS];
-  for (unsigned j = 0; j < m; j++) {
-    parts[j] = wfv_vector(w, LLVMGetOperand(g->member[j], 0), at);
+  for (unsigned j = 0; j < padded; j++) {
+    parts[j] = j < m ? wfv_vector(w, LLVMGetOperand(g->member[j], 0), at)
+                     : LLVMGetPoison(LLVMVectorType(type, w->lanes));
     if (!parts[j]) return false;
   }
-  int *indices = malloc(n * sizeof *indices);
+  int *indices = malloc(w->lanes * padded * sizeof *indices);
   if (!indices) return false;
-  /* Concatenated pairwise: member j's lanes at j * lanes. */
-  for (unsigned width = w->lanes; width < n; width *= 2) {
+  for (unsigned width = w->lanes; width < w->lanes * padded; width *= 2) {
     for (unsigned i = 0; i < 2 * width; i++) indices[i] = (int)i;
-    for (unsigned j = 0; j < n / (2 * width); j++) {
+    for (unsigned j = 0; j < w->lanes * padded / (2 * width); j++) {
       parts[j] =
           wfv_shuffle(w, parts[2 * j], parts[2 * j + 1], indices, 2 * width);
     }
@@ -237,4 +239,16 @@ bool wfv_widen_interleaved(wfv *w, LLVMValueRef access, int at,
   /* The first member loads for all. */
   *done = load_group(w, &g, at, mask);
   return true;
+}
+
+bool wfv_has_interleaved_group(wfv *w) {
+  for (unsigned v = 0; v < w->value_count; v++) {
+    LLVMValueRef inst = w->values[v].old;
+    group g;
+    if (w->values[v].block >= 0 && (LLVMIsALoadInst(inst) || is_store(inst)) &&
+        find_group(w, inst, w->values[v].block, &g)) {
+      return true;
+    }
+  }
+  return false;
 }

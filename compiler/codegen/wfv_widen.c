@@ -409,13 +409,64 @@ static void copy_flags(LLVMValueRef from, LLVMValueRef to) {
   }
 }
 
+/* A vector's element at an index not known at compile time (v[i],
+ * shuffle() with a mask from memory): each component, taken across the
+ * lanes, where the lane's index names it. An index out of range gives
+ * poison, as extractelement's does. */
+static LLVMValueRef extract_at_varying(wfv *w, LLVMValueRef inst, int at) {
+  LLVMValueRef from = LLVMGetOperand(inst, 0);
+  LLVMValueRef index = wfv_vector(w, LLVMGetOperand(inst, 1), at);
+  LLVMValueRef all = wfv_vector(w, from, at);
+  unsigned k = components(LLVMTypeOf(from));
+  if (!index || !all || w->lanes > 64) return NULL;
+  LLVMTypeRef index_type = LLVMGetElementType(LLVMTypeOf(index));
+  LLVMValueRef result =
+      LLVMGetPoison(LLVMVectorType(LLVMTypeOf(inst), w->lanes));
+  int indices[64];
+  for (unsigned e = 0; e < k; e++) {
+    for (unsigned l = 0; l < w->lanes; l++) indices[l] = (int)(l * k + e);
+    LLVMValueRef component = wfv_shuffle(w, all, NULL, indices, w->lanes);
+    LLVMValueRef es[64];
+    for (unsigned l = 0; l < w->lanes; l++) {
+      es[l] = LLVMConstInt(index_type, e, 0);
+    }
+    LLVMValueRef is_e = LLVMBuildICmp(w->builder, LLVMIntEQ, index,
+                                      LLVMConstVector(es, w->lanes), "");
+    if (!component) return NULL;
+    result = LLVMBuildSelect(w->builder, is_e, component, result, "");
+  }
+  return result;
+}
+
+/* The same for a store into a vector's element: the new element where
+ * the component is the lane's index. */
+static LLVMValueRef insert_at_varying(wfv *w, LLVMValueRef inst, int at) {
+  LLVMValueRef into = wfv_vector(w, LLVMGetOperand(inst, 0), at);
+  LLVMValueRef element = wfv_vector(w, LLVMGetOperand(inst, 1), at);
+  LLVMValueRef index = wfv_vector(w, LLVMGetOperand(inst, 2), at);
+  unsigned k = components(LLVMTypeOf(inst)), count = w->lanes * k;
+  if (!into || !element || !index) return NULL;
+  LLVMTypeRef index_type = LLVMGetElementType(LLVMTypeOf(index));
+  LLVMValueRef *slots = malloc(count * sizeof *slots);
+  if (!slots) return NULL;
+  for (unsigned i = 0; i < count; i++) {
+    slots[i] = LLVMConstInt(index_type, i % k, 0);
+  }
+  LLVMValueRef here =
+      LLVMBuildICmp(w->builder, LLVMIntEQ, wfv_repeat_lanes(w, index, k),
+                    LLVMConstVector(slots, count), "");
+  free(slots);
+  return LLVMBuildSelect(w->builder, here, wfv_repeat_lanes(w, element, k),
+                         into, "");
+}
+
 static LLVMValueRef widen_vector_op(wfv *w, LLVMValueRef inst, int at) {
   LLVMOpcode op = LLVMGetInstructionOpcode(inst);
   LLVMTypeRef type = LLVMTypeOf(inst);
   if (op == LLVMExtractElement) {
     LLVMValueRef index = LLVMGetOperand(inst, 1);
     LLVMValueRef from = LLVMGetOperand(inst, 0);
-    if (!LLVMIsAConstantInt(index)) return NULL;
+    if (!LLVMIsAConstantInt(index)) return extract_at_varying(w, inst, at);
     unsigned k = components(LLVMTypeOf(from));
     unsigned e = (unsigned)LLVMConstIntGetZExtValue(index);
     int indices[64];
@@ -425,7 +476,7 @@ static LLVMValueRef widen_vector_op(wfv *w, LLVMValueRef inst, int at) {
   }
   if (op == LLVMInsertElement) {
     LLVMValueRef index = LLVMGetOperand(inst, 2);
-    if (!LLVMIsAConstantInt(index)) return NULL;
+    if (!LLVMIsAConstantInt(index)) return insert_at_varying(w, inst, at);
     unsigned k = components(type);
     unsigned e = (unsigned)LLVMConstIntGetZExtValue(index);
     unsigned count = w->lanes * k;

@@ -271,19 +271,15 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
   return status;
 }
 
-/* A kernel whose work-items loop (which the loop vectorizer cannot widen
- * across work-items, its loop over them being outside) runs through the
- * whole-function vectorizer: *vector_body, `width` lanes (cc_wfv_lanes). When it cannot, the body stays, and CLMUX_DEBUG says why. */
+/* The body runs through the whole-function vectorizer: *vector_body,
+ * *lanes wide. When it cannot, the body stays (the loop vectorizer then
+ * widens the work-item loop if it can), and CLMUX_DEBUG says why. `items`
+ * are the work-items a row has in x (0: any number). */
 static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
                                  unsigned arg_count, uint32_t items,
-                                 unsigned width, LLVMValueRef body,
-                                 LLVMValueRef *vector_body, unsigned *lanes,
-                                 cc_log *log) {
-  cc_status status = cc_run_passes(
-      module,
-      "function(lower-switch,mergereturn,fix-irreducible,structurizecfg)", log);
-  if (status != cc_success) return status;
-  if (width == 0) {
+                                 LLVMValueRef body, LLVMValueRef *vector_body,
+                                 unsigned *lanes, cc_log *log) {
+  if (items == 1) {
     if (getenv("CLMUX_DEBUG")) {
       fprintf(stderr,
               "clmux: kernel %s: not vectorized as a whole (rows too short "
@@ -292,10 +288,15 @@ static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
     }
     return cc_success;
   }
+  cc_status status = cc_run_passes(
+      module,
+      "function(lower-switch,mergereturn,fix-irreducible,structurizecfg)", log);
+  if (status != cc_success) return status;
   cc_log reason = {{0}};
   /* Within a row of the group's items (any row of merged groups), and
    * within what the loops' lane masks are built for. */
   unsigned max_lanes = items == 0 || items >= 64 ? 64 : items;
+  unsigned width = cc_wfv_lanes(body);
   LLVMValueRef vector = cc_vectorize_body(module, body, arg_count, &width,
                                           max_lanes, &reason);
   if (getenv("CLMUX_DEBUG")) {
@@ -341,33 +342,32 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
     status = cc_run_passes(module, "function(sroa,early-cse)", log);
   }
   /* Short loops of known length (over a vector's components, say) are
-   * unrolled first: what is left without loops stays with the loop
-   * vectorizer, which widens it with interleaved accesses; and the
-   * components are then known, for the split of OpenCL vectors. */
+   * unrolled first: their accesses then form whole records (interleaved
+   * groups, wfv_interleave.c), and the components are known, for the
+   * split of OpenCL vectors. */
   if (status == cc_success) {
     status = cc_run_passes(
         module, "function(simplifycfg,loop(loop-unroll-full),simplifycfg)",
         log);
   }
-  /* The loop vectorizer needs OpenCL vectors split (scalarize.c); the
-   * whole-function vectorizer widens them as they are, which for vectors
-   * of 8 or 16 elements is better: a uint16 stays a register's worth a
+  /* Every kernel goes through the whole-function vectorizer, which widens
+   * OpenCL vectors as they are; for vectors of 8 or 16 elements that is
+   * better than splitting them: a uint16 stays a register's worth a
    * work-item, split it would be sixteen narrow values (hashcat's WPA
-   * loop 5x slower). Narrower ones it gets split, as the loop vectorizer
-   * does: their elements are mostly taken apart (.x, .y). */
-  bool loops = status == cc_success && cc_has_loop(body);
-  bool keep_vectors = loops && cc_widest_vector(body) >= 8;
+   * loop 5x slower). Narrower ones are split first (scalarize.c): their
+   * elements are mostly taken apart (.x, .y), and the loop vectorizer,
+   * which takes a kernel the whole-function one refuses, needs them so. */
+  bool keep_vectors = status == cc_success && cc_widest_vector(body) >= 8;
   if (status == cc_success && !keep_vectors) {
     status = cc_scalarize_vector_types(module, body, reads_images, log);
   }
   unsigned lanes = 0;
   LLVMValueRef vector_body = NULL;
-  if (status == cc_success && loops) {
+  if (status == cc_success) {
     /* A row of merged groups has any number of items. */
     uint32_t items = result->merges_groups ? 0 : local_size[0];
-    status = vectorize_whole(module, name, info->arg_count, items,
-                             cc_wfv_lanes(body, items), body, &vector_body,
-                             &lanes, log);
+    status = vectorize_whole(module, name, info->arg_count, items, body,
+                             &vector_body, &lanes, log);
   }
   if (status == cc_success && keep_vectors && !vector_body) {
     status = cc_scalarize_vector_types(module, body, reads_images, log);
@@ -384,6 +384,17 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   free(by_pointer);
   if (status != cc_success) return status;
   if (!wrapper) return cc_fail(log, cc_error_out_of_memory, "no memory");
+  if (lanes) {
+    /* Says in the IR (dumps, tests) how the kernel was vectorized. */
+    char text[16];
+    snprintf(text, sizeof text, "%u", lanes);
+    LLVMAddAttributeAtIndex(
+        wrapper, LLVMAttributeFunctionIndex,
+        LLVMCreateStringAttribute(LLVMGetModuleContext(module),
+                                  CC_VECTOR_LANES_ATTRIBUTE,
+                                  (unsigned)strlen(CC_VECTOR_LANES_ATTRIBUTE),
+                                  text, (unsigned)strlen(text)));
+  }
   status = cc_keep_only(module, &wrapper, 1, log);
   if (status == cc_success) status = check_supported(module, name, log);
   if (status != cc_success) return status;

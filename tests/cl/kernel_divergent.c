@@ -3,7 +3,8 @@
  * 17, 64, 256 and NULL, with item counts that are multiples of none, each
  * checked against a host reference: loops with lane-dependent trip counts,
  * break and continue, early returns, divergent loops in divergent loops
- * and ifs, a switch, private arrays, float4 and double, math builtins,
+ * and ifs, a switch, private arrays, an int8 indexed by data, float4
+ * and double, math builtins,
  * atomics and printf in divergent code, and a barrier in the uniform part
  * of a divergent kernel. */
 #include <math.h>
@@ -85,6 +86,16 @@ static const char source[] =
     "  for (int i = 0; i < 8; i++) a[i] = in[g] * i + i;\n"
     "  int s = 0;\n"
     "  for (int i = 0; i < (in[g] & 15); i++) s += a[(i * 3 + in[g]) & 7];\n"
+    "  out[g] = s;\n"
+    "}\n"
+    "kernel void pick(global const int *in, global int *out, int n) {\n"
+    "  int g = get_global_id(0);\n"
+    "  if (g >= n) return;\n"
+    "  int v = in[g];\n"
+    "  int8 a = (int8)(1, 2, 3, 4, 5, 6, 7, 8) * v;\n"
+    "  a[(v >> 3) & 7] = -g;\n"
+    "  int s = a[v & 7];\n"
+    "  if (v & 1) s += a[(v + 5) & 7];\n"
     "  out[g] = s;\n"
     "}\n"
     "kernel void vec4(global const float4 *in, global float4 *out, int n) {\n"
@@ -231,6 +242,16 @@ static int private_ref(int v) {
   return s;
 }
 
+/* pick's: an int8 written and read at indices from the data. */
+static int pick_ref(int g, int v) {
+  int a[8];
+  for (int i = 0; i < 8; i++) a[i] = (i + 1) * v;
+  a[(v >> 3) & 7] = -g;
+  int s = a[v & 7];
+  if (v & 1) s += a[(v + 5) & 7];
+  return s;
+}
+
 __attribute__((optimize("fp-contract=off"))) static void vec4_ref(
     const float *in, float *out) {
   float v[4], acc[4] = {0, 0, 0, 0};
@@ -332,6 +353,7 @@ static int collatz_item(int g) { return (int)collatz_ref(collatz_in[g]); }
 static int nested_item(int g) { return nested_ref(input[g]); }
 static int choose_item(int g) { return choose_ref(input[g]); }
 static int private_item(int g) { return private_ref(input[g]); }
+static int pick_item(int g) { return pick_ref(g, input[g]); }
 
 static void check_escape(void) {
   cl_kernel kernel = kernel_named("escape");
@@ -525,6 +547,7 @@ int main(void) {
   check_int_kernel("nested", input, sizeof input, nested_item);
   check_int_kernel("choose", input, sizeof input, choose_item);
   check_int_kernel("private_array", input, sizeof input, private_item);
+  check_int_kernel("pick", input, sizeof input, pick_item);
   check_vec4();
   check_dsum();
   check_math();

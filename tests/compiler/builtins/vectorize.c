@@ -66,6 +66,21 @@ static int count_calls(LLVMModuleRef module, const char *callee) {
   return count;
 }
 
+/* The same for every function whose name begins with `prefix` (a math
+ * function's scalar and vector forms). */
+static int count_calls_of_all(LLVMModuleRef module, const char *prefix) {
+  int count = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(module); f;
+       f = LLVMGetNextFunction(f)) {
+    size_t length = 0;
+    const char *name = LLVMGetValueName2(f, &length);
+    if (length >= strlen(prefix) && !strncmp(name, prefix, strlen(prefix))) {
+      count += count_calls(module, name);
+    }
+  }
+  return count;
+}
+
 static int calls(LLVMModuleRef module, const char *callee) {
   return count_calls(module, callee) > 0;
 }
@@ -74,7 +89,9 @@ static int calls(LLVMModuleRef module, const char *callee) {
  * arguments without branches, so that one call serves every case; once
  * inlined into powr and pown (which know x >= 0) branches on the guard let
  * the optimizer make three calls of it, each a vector pow: 2-4x slower.
- * Checked in scalar code (local size 1), where no unrolling adds calls. */
+ * Checked in one vector body (local size 1: rows of merged groups, no
+ * unrolled work-item loop to multiply the calls): one pow, called once
+ * per register of its value, two at most. */
 static void check_one_pow_call(void) {
   static const char *const calls_of_pow[] = {
       "pow(a[i], a[i + 1])", "powr(a[i], a[i + 1])", "pown(a[i], n[i])"};
@@ -91,12 +108,12 @@ static void check_one_pow_call(void) {
     LLVMModuleRef optimized = NULL;
     mux_executable_t exe = bt_build(text, &name, 1, 1, &optimized);
     REQUIRE(optimized);
-    int count = count_calls(optimized, "Sleef_pow_u10");
-    if (count != 1) {
+    int count = count_calls_of_all(optimized, "Sleef_pow");
+    if (count < 1 || count > 2) {
       fprintf(stderr, "%s (double): %d calls of pow\n", calls_of_pow[i],
               count);
     }
-    CHECK_INT(1, count);
+    CHECK(count >= 1 && count <= 2);
     LLVMDisposeModule(optimized);
     bt_executable_destroy(exe);
   }
@@ -128,7 +145,7 @@ static int vectorizes_calling(const char *type, const char *call,
   if (dump && strcmp(dump, function) == 0) printf("%s\n", text);
   char wide[32];
   int vector = 0;
-  for (unsigned lanes = 2; lanes <= 16; lanes *= 2) {
+  for (unsigned lanes = 2; lanes <= 64; lanes *= 2) {
     snprintf(wide, sizeof wide, "<%u x %s>", lanes, type);
     vector = vector || strstr(text, wide);
   }

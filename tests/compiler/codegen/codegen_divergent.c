@@ -5,7 +5,9 @@
  * keeps the lanes still in a divergent loop in a phi of <N x i1> (the loop
  * runs while any is),
  * and, for code that must run any local size, stores under a lane mask.
- * Fails if such kernels fall back to one work-item at a time. Set
+ * Kernels without loops (branches around math calls, an int8 indexed by
+ * data) go through the same vectorizer. Fails if such kernels fall back
+ * to one work-item at a time or to the loop vectorizer. Set
  * CLMUX_CODEGEN_DUMP=1 to print the IR. */
 #include <llvm-c/BitReader.h>
 #include <stdbool.h>
@@ -83,6 +85,27 @@ static void check_records(const cc_target *target, LLVMModuleRef source,
   LLVMDisposeMessage(ir);
 }
 
+/* A kernel without loops goes through the whole-function vectorizer too
+ * (its work-group function says so in an attribute), and `masked` says
+ * whether stores are masked. */
+static void check_whole(const cc_target *target, LLVMModuleRef source,
+                        const char *name, const uint32_t local[3],
+                        bool masked) {
+  char *ir = built_ir(target, source, name, local);
+  if (!ir) return;
+  bool whole = strstr(ir, "\"" CC_VECTOR_LANES_ATTRIBUTE "\"=") != NULL;
+  bool under_mask = strstr(ir, "@llvm.masked.store") != NULL;
+  if (!whole || (masked && !under_mask)) {
+    fprintf(stderr, "%s (local %ux%ux%u): %s, masked store %s\n", name,
+            local[0], local[1], local[2],
+            whole ? "vectorized as a whole" : "not vectorized as a whole",
+            under_mask ? "found" : "missing");
+  }
+  CHECK(whole);
+  if (masked) CHECK(under_mask);
+  LLVMDisposeMessage(ir);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s divergent.bc\n", argv[0]);
@@ -116,6 +139,9 @@ int main(int argc, char **argv) {
                   double_lanes, true);
   check_records(target, source, odd);
   check_records(target, source, generic);
+  check_whole(target, source, "branchy", specialized, true);
+  check_whole(target, source, "branchy", generic, true);
+  check_whole(target, source, "pick", odd, false);
   LLVMDisposeModule(source);
   LLVMContextDispose(context);
   cc_target_destroy(target);

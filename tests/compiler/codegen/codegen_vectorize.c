@@ -2,7 +2,8 @@
  * the optimized IR of vector_add and of saxpy (with its branches) holds
  * (and of a kernel indexing with `int i = get_global_id(0)`, and of a
  * complex product on float2 values, split into floats)
- * <N x float> operations with N = vector bits / 32, and vector_add's
+ * <N x float> operations with N = vector bits / 32 or a multiple of it
+ * (two or four registers a value), and vector_add's
  * assembly adds whole registers of that width (zmm, ymm or xmm), both for
  * code specialized to a local size and for generic code. Set
  * CLMUX_CODEGEN_DUMP=1 to print the IR. */
@@ -51,13 +52,19 @@ static void check_vectorized(const cc_target *target, LLVMModuleRef source,
   free(binary);
   char *ir = LLVMPrintModuleToString(module);
   if (getenv("CLMUX_CODEGEN_DUMP")) fputs(ir, stdout);
-  char vector[32];
-  snprintf(vector, sizeof vector, "<%u x float>", lanes);
-  if (!strstr(ir, vector)) {
-    fprintf(stderr, "%s (local %ux%ux%u): no %s in the IR\n", name, local[0],
-            local[1], local[2], vector);
+  bool found_vector = false;
+  for (unsigned registers = 1; registers <= 4; registers *= 2) {
+    char vector[32];
+    snprintf(vector, sizeof vector, "<%u x float>", lanes * registers);
+    found_vector = found_vector || strstr(ir, vector);
   }
-  CHECK(strstr(ir, vector) != NULL);
+  if (!found_vector) {
+    fprintf(stderr,
+            "%s (local %ux%ux%u): no <%u x float> (or 2x, 4x) in "
+            "the IR\n",
+            name, local[0], local[1], local[2], lanes);
+  }
+  CHECK(found_vector);
   LLVMDisposeMessage(ir);
   if (instruction) {
     char *assembly = NULL;

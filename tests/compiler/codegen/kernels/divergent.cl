@@ -45,3 +45,22 @@ kernel void records(global const float4 *in, global float4 *out) {
   }
   out[g] = v + (float)k;
 }
+
+// Straight-line code that diverges: branches around math calls, and an
+// int8 written and read at indices from the data.
+kernel void branchy(global const float *in, global float *out) {
+  size_t i = get_global_id(0);
+  float x = in[i];
+  if (x > 0.5f)
+    out[i] = sin(x);
+  else if (x < -0.5f)
+    out[i] = exp(x);
+}
+
+kernel void pick(global const int *in, global int *out) {
+  size_t i = get_global_id(0);
+  int v = in[i];
+  int8 a = (int8)(1, 2, 3, 4, 5, 6, 7, 8) * v;
+  a[(v >> 3) & 7] = -v;
+  out[i] = a[v & 7];
+}
