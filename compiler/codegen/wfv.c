@@ -132,6 +132,7 @@ static void release(wfv *w) {
   free(w->blocks);
   free(w->loops);
   free(w->live_outs);
+  free(w->groups);
   if (w->value_index.keys) wfv_map_free(&w->value_index);
   if (w->block_index.keys) wfv_map_free(&w->block_index);
   if (w->builder) LLVMDisposeBuilder(w->builder);

@@ -90,7 +90,12 @@ typedef struct wfv_value {
    * (varying, or strided once asked); per-lane values of a varying struct
    * (a cmpxchg's). */
   LLVMValueRef scalar, vector, *lanes;
+  /* Its interleaved group (wfv_interleave.c): 0 not yet looked for, -1
+   * none, else the group's index in wfv::groups plus 1. */
+  int group;
 } wfv_value;
+
+struct wfv_group;
 
 /* A value seen after a divergent loop it is computed in: kept per lane
  * from the iteration each lane left. */
@@ -119,6 +124,8 @@ typedef struct wfv {
   wfv_map value_index;
   wfv_live_out *live_outs;
   unsigned live_out_count, live_out_capacity;
+  struct wfv_group *groups; /* found so far, each looked for once */
+  unsigned group_count, group_capacity;
   LLVMBasicBlockRef alloca_block;
   LLVMValueRef missing; /* the first old value used before it was made */
   cc_log *log;

@@ -16,13 +16,56 @@
  * group (a store left to the last member must be written by it). */
 #define MAX_BLOCK 4096
 
-typedef struct group {
+/* Where the records are: `base`, plus `index` (when not NULL) times
+ * `scale` bytes: p[i] of a struct array, whose fields p[i].a, p[i].b are
+ * GEPs of p, i and a constant each. */
+typedef struct record_root {
+  LLVMValueRef base, index;
+  int64_t scale;
+} record_root;
+
+static bool same_root(record_root a, record_root b) {
+  return a.base == b.base && a.index == b.index && a.scale == b.scale;
+}
+
+typedef struct wfv_group {
   LLVMValueRef member[MAX_MEMBERS]; /* by offset: member j at c0 + j * size */
   LLVMValueRef first, last;         /* in block order */
-  LLVMValueRef root;
+  record_root root;
   int64_t first_offset;
   unsigned count;
 } group;
+
+/* find_group once per group: the members' searches each scan the whole
+ * block, which for a long straight-line body of records is quadratic. */
+static bool find_group(wfv *w, LLVMValueRef access, int at, group *g);
+
+static bool known_group(wfv *w, LLVMValueRef access, int at, group *g) {
+  long v = wfv_map_get(&w->value_index, access);
+  if (v < 0) return find_group(w, access, at, g);
+  int known = w->values[v].group;
+  if (known != 0) {
+    if (known > 0) *g = w->groups[known - 1];
+    return known > 0;
+  }
+  if (!find_group(w, access, at, g)) {
+    w->values[v].group = -1;
+    return false;
+  }
+  if (w->group_count == w->group_capacity) {
+    unsigned capacity = w->group_capacity ? 2 * w->group_capacity : 16;
+    group *grown = realloc(w->groups, capacity * sizeof *grown);
+    if (!grown) return true; /* found, just not remembered */
+    w->groups = grown;
+    w->group_capacity = capacity;
+  }
+  w->groups[w->group_count++] = *g;
+  for (unsigned j = 0; j < g->count; j++) {
+    long member = wfv_map_get(&w->value_index, g->member[j]);
+    if (member >= 0) w->values[member].group = (int)w->group_count;
+  }
+  return true;
+}
 
 static bool is_store(LLVMValueRef inst) { return LLVMIsAStoreInst(inst); }
 
@@ -37,21 +80,50 @@ static bool plain(LLVMValueRef access) {
          LLVMGetOrdering(access) == LLVMAtomicOrderingNotAtomic;
 }
 
+/* Members may mix integers and floats of one size (a struct of a float
+ * and an int): moved as the first member's type, bitcast to their own. */
+static bool is_number(LLVMTypeRef type) {
+  LLVMTypeKind kind = LLVMGetTypeKind(type);
+  return kind == LLVMIntegerTypeKind || kind == LLVMFloatTypeKind ||
+         kind == LLVMDoubleTypeKind || kind == LLVMHalfTypeKind;
+}
+
+static bool same_size(wfv *w, LLVMTypeRef a, LLVMTypeRef b) {
+  if (a == b) return true;
+  return is_number(a) && is_number(b) &&
+         LLVMABISizeOfType(w->data, a) == LLVMABISizeOfType(w->data, b) &&
+         LLVMStoreSizeOfType(w->data, a) == LLVMABISizeOfType(w->data, a) &&
+         LLVMStoreSizeOfType(w->data, b) == LLVMABISizeOfType(w->data, b);
+}
+
 /* `address` as `root` plus constant bytes, through GEPs of constant
- * indices. */
-static LLVMValueRef split_offset(wfv *w, LLVMValueRef address,
-                                 int64_t *offset) {
+ * indices and at most one GEP into an array of structs or arrays whose
+ * first index alone is not constant. */
+static record_root split_offset(wfv *w, LLVMValueRef address, int64_t *offset) {
   *offset = 0;
+  record_root root = {address, NULL, 0};
   while (LLVMIsAGetElementPtrInst(address) ||
          (LLVMIsAConstantExpr(address) &&
           LLVMGetConstOpcode(address) == LLVMGetElementPtr)) {
     unsigned n = (unsigned)LLVMGetNumOperands(address);
-    for (unsigned i = 1; i < n; i++) {
-      if (!LLVMIsAConstantInt(LLVMGetOperand(address, i))) return address;
+    for (unsigned i = 2; i < n; i++) {
+      if (!LLVMIsAConstantInt(LLVMGetOperand(address, i))) return root;
     }
+    LLVMValueRef first = LLVMGetOperand(address, 1);
     LLVMTypeRef type = LLVMGetGEPSourceElementType(address);
-    int64_t bytes = LLVMConstIntGetSExtValue(LLVMGetOperand(address, 1)) *
-                    (int64_t)LLVMABISizeOfType(w->data, type);
+    LLVMTypeKind element = LLVMGetTypeKind(type);
+    bool variable = !LLVMIsAConstantInt(first);
+    /* Only into an array of records: a flat array indexed by data keeps
+     * the address as its root, so that two overlapping runs of it (two
+     * vload3 at a and a + 1) stay two groups. */
+    if (variable &&
+        (root.index ||
+         LLVMGetTypeKind(LLVMTypeOf(first)) != LLVMIntegerTypeKind ||
+         (element != LLVMStructTypeKind && element != LLVMArrayTypeKind))) {
+      return root;
+    }
+    int64_t size = (int64_t)LLVMABISizeOfType(w->data, type);
+    int64_t bytes = variable ? 0 : LLVMConstIntGetSExtValue(first) * size;
     for (unsigned i = 2; i < n; i++) {
       int64_t index = LLVMConstIntGetSExtValue(LLVMGetOperand(address, i));
       LLVMTypeKind kind = LLVMGetTypeKind(type);
@@ -62,13 +134,18 @@ static LLVMValueRef split_offset(wfv *w, LLVMValueRef address,
         type = LLVMGetElementType(type);
         bytes += index * (int64_t)LLVMABISizeOfType(w->data, type);
       } else {
-        return address; /* into a vector: leave it whole */
+        return root; /* into a vector: leave it whole */
       }
+    }
+    if (variable) {
+      root.index = first;
+      root.scale = size;
     }
     *offset += bytes;
     address = LLVMGetOperand(address, 0);
+    root.base = address;
   }
-  return address;
+  return root;
 }
 
 /* Whether `inst` (not a member) lies between members in a way the group
@@ -96,7 +173,7 @@ static bool find_group(wfv *w, LLVMValueRef access, int at, group *g) {
   unsigned m = (unsigned)(shape.stride / size);
   bool stores = is_store(access);
   int64_t own;
-  LLVMValueRef root = split_offset(w, wfv_access_address(access), &own);
+  record_root root = split_offset(w, wfv_access_address(access), &own);
   /* Members: same kind, type and stride, offsets from the same root. */
   LLVMBasicBlockRef block = LLVMGetInstructionParent(access);
   LLVMValueRef begin = LLVMGetFirstInstruction(block);
@@ -108,8 +185,8 @@ static bool find_group(wfv *w, LLVMValueRef access, int at, group *g) {
   for (LLVMValueRef i = begin; i; i = LLVMGetNextInstruction(i)) {
     if (++length > MAX_BLOCK) return false;
     int64_t offset;
-    if (plain(i) && is_store(i) == stores && type_of(i) == type &&
-        split_offset(w, wfv_access_address(i), &offset) == root) {
+    if (plain(i) && is_store(i) == stores && same_size(w, type_of(i), type) &&
+        same_root(split_offset(w, wfv_access_address(i), &offset), root)) {
       wfv_shape s = wfv_operand_shape(w, wfv_access_address(i), at);
       if (s.kind == wfv_strided && s.stride == shape.stride) {
         if (n == m) return false; /* more than one record's worth */
@@ -151,9 +228,20 @@ static bool find_group(wfv *w, LLVMValueRef access, int at, group *g) {
 
 /* lanes x m elements: lane l's member j at l * m + j. */
 static LLVMValueRef record_base(wfv *w, const group *g, int at) {
-  LLVMValueRef root = wfv_scalar(w, g->root, at);
+  LLVMValueRef root = wfv_scalar(w, g->root.base, at);
   if (!root) return NULL;
   LLVMTypeRef i8 = LLVMInt8TypeInContext(w->context);
+  if (g->root.index) {
+    /* Lane 0's record: the index is strided, its scalar form lane 0's. */
+    LLVMValueRef index = wfv_scalar(w, g->root.index, at);
+    if (!index) return NULL;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(w->context);
+    index = LLVMBuildSExtOrBitCast(w->builder, index, i64, "");
+    LLVMValueRef bytes = LLVMBuildMul(
+        w->builder, index,
+        LLVMConstInt(i64, (unsigned long long)g->root.scale, 1), "");
+    root = LLVMBuildGEP2(w->builder, i8, root, &bytes, 1, "");
+  }
   LLVMValueRef offset = LLVMConstInt(LLVMInt64TypeInContext(w->context),
                                      (unsigned long long)g->first_offset, 1);
   return LLVMBuildGEP2(w->builder, i8, root, &offset, 1, "record");
@@ -181,10 +269,24 @@ static bool load_group(wfv *w, const group *g, int at, LLVMValueRef mask) {
     for (unsigned l = 0; l < w->lanes; l++) indices[l] = (int)(l * m + j);
     LLVMValueRef part =
         wfv_shuffle(w, all, LLVMGetPoison(wide), indices, w->lanes);
+    LLVMTypeRef own = type_of(g->member[j]);
+    if (part && own != type) {
+      part =
+          LLVMBuildBitCast(w->builder, part, LLVMVectorType(own, w->lanes), "");
+    }
     wfv_set(w, g->member[j], NULL, part);
   }
   free(indices);
   return true;
+}
+
+/* A stored member's lanes as `type` (the group's). */
+static LLVMValueRef member_vector(wfv *w, LLVMValueRef store, LLVMTypeRef type,
+                                  int at) {
+  LLVMValueRef value = wfv_vector(w, LLVMGetOperand(store, 0), at);
+  if (!value || type_of(store) == type) return value;
+  return LLVMBuildBitCast(w->builder, value, LLVMVectorType(type, w->lanes),
+                          "");
 }
 
 static bool store_group(wfv *w, const group *g, int at, LLVMValueRef mask) {
@@ -196,7 +298,7 @@ static bool store_group(wfv *w, const group *g, int at, LLVMValueRef mask) {
   while (padded < m) padded *= 2;
   LLVMValueRef parts[MAX_MEMBERS];
   for (unsigned j = 0; j < padded; j++) {
-    parts[j] = j < m ? wfv_vector(w, LLVMGetOperand(g->member[j], 0), at)
+    parts[j] = j < m ? member_vector(w, g->member[j], type, at)
                      : LLVMGetPoison(LLVMVectorType(type, w->lanes));
     if (!parts[j]) return false;
   }
@@ -230,7 +332,7 @@ bool wfv_widen_interleaved(wfv *w, LLVMValueRef access, int at,
                            LLVMValueRef mask, bool *done) {
   *done = false;
   group g;
-  if (!find_group(w, access, at, &g)) return false;
+  if (!known_group(w, access, at, &g)) return false;
   if (is_store(access)) {
     /* Every store but the last waits for the others' values. */
     *done = access != g.last || store_group(w, &g, at, mask);
@@ -246,7 +348,7 @@ bool wfv_has_interleaved_group(wfv *w) {
     LLVMValueRef inst = w->values[v].old;
     group g;
     if (w->values[v].block >= 0 && (LLVMIsALoadInst(inst) || is_store(inst)) &&
-        find_group(w, inst, w->values[v].block, &g)) {
+        known_group(w, inst, w->values[v].block, &g)) {
       return true;
     }
   }

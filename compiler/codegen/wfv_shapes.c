@@ -295,14 +295,14 @@ static bool index_values(wfv *w) {
   for (unsigned p = 0; p < params; p++) {
     LLVMValueRef param = LLVMGetParam(w->body, p);
     bool x_id = p == w->arg_count + 1 || p == w->arg_count + 4;
-    w->values[v] =
-        (wfv_value){param, -1, x_id ? strided(1) : uniform, NULL, NULL, NULL};
+    w->values[v] = (wfv_value){
+        param, -1, x_id ? strided(1) : uniform, NULL, NULL, NULL, 0};
     wfv_map_put(&w->value_index, param, v++);
   }
   for (unsigned b = 0; b < w->block_count; b++) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(w->blocks[b].old); i;
          i = LLVMGetNextInstruction(i)) {
-      w->values[v] = (wfv_value){i, (int)b, unknown, NULL, NULL, NULL};
+      w->values[v] = (wfv_value){i, (int)b, unknown, NULL, NULL, NULL, 0};
       wfv_map_put(&w->value_index, i, v++);
     }
   }

@@ -3,7 +3,8 @@
  * 17, 64, 256 and NULL, with item counts that are multiples of none, each
  * checked against a host reference: loops with lane-dependent trip counts,
  * break and continue, early returns, divergent loops in divergent loops
- * and ifs, a switch, private arrays, an int8 indexed by data, float4
+ * and ifs, a switch, private arrays, an int8 indexed by data, structs of
+ * floats and an int, float4
  * and double, math builtins,
  * atomics and printf in divergent code, and a barrier in the uniform part
  * of a divergent kernel. */
@@ -97,6 +98,21 @@ static const char source[] =
     "  int s = a[v & 7];\n"
     "  if (v & 1) s += a[(v + 5) & 7];\n"
     "  out[g] = s;\n"
+    "}\n"
+    "typedef struct { float x, v; int hits; float last; } particle;\n"
+    "kernel void particles(global const particle *in, global particle *out,\n"
+    "                      int n) {\n"
+    "  int g = get_global_id(0);\n"
+    "  if (g >= n) return;\n"
+    "  float v = in[g].v;\n"
+    "  float x = in[g].x + v * 0.25f;\n"
+    "  int hits = in[g].hits;\n"
+    "  float last = in[g].last;\n"
+    "  int bounce = x > 1.0f;\n"
+    "  out[g].x = bounce ? 2.0f - x : x;\n"
+    "  out[g].v = bounce ? -v : v;\n"
+    "  out[g].hits = hits + bounce;\n"
+    "  out[g].last = bounce ? x : last;\n"
     "}\n"
     "kernel void vec4(global const float4 *in, global float4 *out, int n) {\n"
     "  int g = get_global_id(0);\n"
@@ -393,6 +409,42 @@ static void check_vec4(void) {
   release(kernel, in_mem, out_mem);
 }
 
+/* An array of structs of floats and an int, each field on its own. */
+typedef struct particle {
+  float x, v;
+  int hits;
+  float last;
+} particle;
+
+static void check_particles(void) {
+  cl_kernel kernel = kernel_named("particles");
+  static particle in[items], result[items];
+  for (int i = 0; i < items; i++) {
+    in[i] = (particle){(float)(i % 13) / 8.0f, (float)(i % 7) - 3.0f, i % 5,
+                       (float)i};
+  }
+  cl_mem in_mem, out_mem;
+  bind_in_out(kernel, in, sizeof in, sizeof result, &in_mem, &out_mem);
+  for (int s = 0; s < local_size_count; s++) {
+    memset(result, 0, sizeof result);
+    run(kernel, local_sizes[s], items, out_mem, result, sizeof result);
+    int wrong = 0;
+    for (int g = 0; g < items; g++) {
+      float x = in[g].x + in[g].v * 0.25f;
+      int bounce = x > 1.0f;
+      particle expected = {bounce ? 2.0f - x : x, bounce ? -in[g].v : in[g].v,
+                           in[g].hits + bounce, bounce ? x : in[g].last};
+      wrong += memcmp(&result[g], &expected, sizeof expected) != 0;
+    }
+    if (wrong) {
+      fprintf(stderr, "particles, local size %zu: %d wrong\n", local_sizes[s],
+              wrong);
+    }
+    CHECK_INT(0, wrong);
+  }
+  release(kernel, in_mem, out_mem);
+}
+
 static void check_dsum(void) {
   cl_kernel kernel = kernel_named("dsum");
   static double in[items], result[items];
@@ -548,6 +600,7 @@ int main(void) {
   check_int_kernel("choose", input, sizeof input, choose_item);
   check_int_kernel("private_array", input, sizeof input, private_item);
   check_int_kernel("pick", input, sizeof input, pick_item);
+  check_particles();
   check_vec4();
   check_dsum();
   check_math();

@@ -390,7 +390,7 @@ static void check_vload3_geometric(void) {
                                                              "__clmux_wg_k"));
     /* 8 or more lanes: a float3 kept whole has 3 or 4 (in double too) */
     bool vector = false;
-    for (unsigned width = 8; width <= lanes; width *= 2) {
+    for (unsigned width = 8; width <= 4 * lanes; width *= 2) {
       snprintf(wide, sizeof wide, "<%u x float>", width);
       vector = vector || strstr(text, wide);
       snprintf(wide, sizeof wide, "<%u x double>", width);

@@ -65,18 +65,19 @@ static void check_divergent(const cc_target *target, LLVMModuleRef source,
   LLVMDisposeMessage(ir);
 }
 
-/* A kernel whose records (float4s split into floats) are read and written
- * whole: consecutive masked accesses, neither gathers nor scatters. */
+/* A kernel whose records (float4s split into floats, structs of a float
+ * and an int) are read and written whole: consecutive masked accesses,
+ * neither gathers nor scatters. */
 static void check_records(const cc_target *target, LLVMModuleRef source,
-                          const uint32_t local[3]) {
-  char *ir = built_ir(target, source, "records", local);
+                          const char *name, const uint32_t local[3]) {
+  char *ir = built_ir(target, source, name, local);
   if (!ir) return;
   bool gathers = strstr(ir, "@llvm.masked.gather") != NULL ||
                  strstr(ir, "@llvm.masked.scatter") != NULL;
   bool whole = strstr(ir, "@llvm.masked.load") != NULL &&
                strstr(ir, "@llvm.masked.store") != NULL;
   if (gathers || !whole) {
-    fprintf(stderr, "records (local %ux%ux%u): %s, %s\n", local[0], local[1],
+    fprintf(stderr, "%s (local %ux%ux%u): %s, %s\n", name, local[0], local[1],
             local[2], gathers ? "gathers" : "no gathers",
             whole ? "whole records" : "no whole records");
   }
@@ -137,8 +138,10 @@ int main(int argc, char **argv) {
                   double_lanes, false);
   check_divergent(target, source, "double_steps", generic, doubles,
                   double_lanes, true);
-  check_records(target, source, odd);
-  check_records(target, source, generic);
+  check_records(target, source, "records", odd);
+  check_records(target, source, "records", generic);
+  check_records(target, source, "particles", odd);
+  check_records(target, source, "particles", generic);
   check_whole(target, source, "branchy", specialized, true);
   check_whole(target, source, "branchy", generic, true);
   check_whole(target, source, "pick", odd, false);

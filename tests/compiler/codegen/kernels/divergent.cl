@@ -46,6 +46,27 @@ kernel void records(global const float4 *in, global float4 *out) {
   out[g] = v + (float)k;
 }
 
+// An array of structs of a float and an int, each field read and written
+// on its own: whole records too.
+typedef struct {
+  float x, v;
+  int hits;
+  float last;
+} particle;
+
+kernel void particles(global particle *p, float dt) {
+  size_t i = get_global_id(0);
+  float v = p[i].v;
+  float x = p[i].x + v * dt;
+  int hits = p[i].hits;
+  float last = p[i].last;
+  int bounce = x > 1.0f;
+  p[i].x = bounce ? 2.0f - x : x;
+  p[i].v = bounce ? -v : v;
+  p[i].hits = hits + bounce;
+  p[i].last = bounce ? x : last;
+}
+
 // Straight-line code that diverges: branches around math calls, and an
 // int8 written and read at indices from the data.
 kernel void branchy(global const float *in, global float *out) {
