@@ -162,6 +162,83 @@ static bool moves_memory(const wfv *w) {
   return accesses > 0 && 8 * accesses >= instructions;
 }
 
+/* The longest chain of arithmetic, within one iteration of loop `l` (of
+ * the work-item loop for -1: the body), that `value` ends (loads, casts
+ * and address arithmetic cost nothing). `depth` memoizes per value (-1:
+ * not yet known). */
+static unsigned chain_depth(const wfv *w, LLVMValueRef value, int l, int *depth,
+                            unsigned level) {
+  long v = wfv_map_get(&w->value_index, value);
+  if (v < 0 || w->values[v].block < 0 || level > 512) return 0;
+  if (l >= 0 && !wfv_loop_contains(w, l, w->values[v].block)) return 0;
+  if (l >= 0 && LLVMIsAPHINode(value) &&
+      w->values[v].block == w->loops[l].header) {
+    return 0; /* the previous iteration's */
+  }
+  if (depth[v] >= 0) return (unsigned)depth[v];
+  unsigned deepest = 0;
+  int count = LLVMGetNumOperands(value);
+  for (int i = 0; i < count; i++) {
+    unsigned d =
+        chain_depth(w, LLVMGetOperand(value, (unsigned)i), l, depth, level + 1);
+    if (d > deepest) deepest = d;
+  }
+  bool costs = LLVMIsABinaryOperator(value) || LLVMIsACallInst(value) ||
+               LLVMIsAFCmpInst(value) || LLVMIsAICmpInst(value) ||
+               LLVMIsAUnaryOperator(value);
+  depth[v] = (int)(deepest + costs);
+  return (unsigned)depth[v];
+}
+
+/* Whether the body's busiest innermost loop (or, without loops, the body)
+ * is one long chain: the values its iterations carry (the phis of its
+ * header; the body's stores) take, one after the other, at least half of
+ * its arithmetic (clpeak's x = mad(y, x, y); y = mad(x, y, x) ...). Then
+ * each step waits for the one before, and only more lanes put more
+ * operations in flight. */
+static bool is_one_chain(const wfv *w) {
+  int *depth = malloc(w->value_count * sizeof *depth);
+  if (!depth) return false;
+  unsigned busiest = 0, chain = 0;
+  for (int l = w->loop_count ? 0 : -1; l < (int)w->loop_count; l++) {
+    bool innermost = true;
+    for (unsigned k = 0; k < w->loop_count && l >= 0; k++) {
+      innermost = innermost && w->loops[k].parent != l;
+    }
+    if (!innermost) continue;
+    for (unsigned v = 0; v < w->value_count; v++) depth[v] = -1;
+    unsigned work = 0, longest = 0;
+    for (unsigned v = 0; v < w->value_count; v++) {
+      LLVMValueRef inst = w->values[v].old;
+      int b = w->values[v].block;
+      if (b < 0 || (l >= 0 && !wfv_loop_contains(w, l, b))) continue;
+      LLVMValueRef callee =
+          LLVMIsACallInst(inst) ? LLVMGetCalledValue(inst) : NULL;
+      if (callee && (!LLVMIsAFunction(callee) || !LLVMGetIntrinsicID(callee))) {
+        /* A math call's own code has the parallelism more lanes would
+         * add, and each lane more is another call: no doubling. */
+        free(depth);
+        return false;
+      }
+      work += LLVMIsABinaryOperator(inst) || LLVMIsACallInst(inst) ||
+              LLVMIsAUnaryOperator(inst);
+      bool carried = l >= 0 ? LLVMIsAPHINode(inst) && b == w->loops[l].header
+                            : LLVMIsAStoreInst(inst) != NULL;
+      unsigned n = carried ? (unsigned)LLVMGetNumOperands(inst) : 0;
+      for (unsigned i = 0; i < n; i++) {
+        unsigned d = chain_depth(w, LLVMGetOperand(inst, i), l, depth, 0);
+        if (d > longest) longest = d;
+      }
+    }
+    if (work > busiest) {
+      busiest = work;
+      chain = longest;
+    }
+  }
+  free(depth);
+  return busiest >= 8 && 2 * chain >= busiest;
+}
+
 /* The lanes for a body whose widest values fill a register at `base`
  * lanes, within `max_lanes` (a row's items). Two registers a value: the
  * work-item loop's own cost (masks, flags, a step function's stores) is
@@ -174,12 +251,14 @@ static bool moves_memory(const wfv *w) {
  * interleaved groups): each lane is already several values' work, and
  * twice the lanes spill and shuffle across twice the registers
  * (exp_sin on float4 and convert_uchar4_sat 1.2x slower). Loops that move
- * memory get twice that again (moves_memory). At least two lanes: a
- * kernel on float16 values runs two work-items, a register each. */
+ * memory get twice that again (moves_memory), and so do bodies that are
+ * one long chain (is_one_chain): four operations in flight instead of
+ * two. At least two lanes: a kernel on float16 values runs two
+ * work-items, a register each. */
 static unsigned choose_lanes(wfv *w, unsigned base, unsigned max_lanes) {
   unsigned lanes = base;
   if (w->loop_count > 0 || !wfv_has_interleaved_group(w)) lanes *= 2;
-  if (w->loop_count > 0 && moves_memory(w)) lanes *= 2;
+  if ((w->loop_count > 0 && moves_memory(w)) || is_one_chain(w)) lanes *= 2;
   if (lanes < 2) lanes = 2;
   while (lanes > max_lanes && lanes > 1) lanes /= 2;
   return lanes;

@@ -6,7 +6,8 @@
  * runs while any is),
  * and, for code that must run any local size, stores under a lane mask.
  * Kernels without loops (branches around math calls, an int8 indexed by
- * data) go through the same vectorizer. Fails if such kernels fall back
+ * data) go through the same vectorizer, and a loop that is one dependent
+ * chain gets four registers' worth of lanes. Fails if such kernels fall back
  * to one work-item at a time or to the loop vectorizer. Set
  * CLMUX_CODEGEN_DUMP=1 to print the IR. */
 #include <llvm-c/BitReader.h>
@@ -107,6 +108,22 @@ static void check_whole(const cc_target *target, LLVMModuleRef source,
   LLVMDisposeMessage(ir);
 }
 
+/* A loop that is one dependent chain runs four registers' worth of lanes
+ * (`lanes` as the attribute's text), not the two of other loops. */
+static void check_chain_lanes(const cc_target *target, LLVMModuleRef source,
+                              unsigned lanes) {
+  const uint32_t local[3] = {256, 1, 1};
+  char *ir = built_ir(target, source, "chain", local);
+  if (!ir) return;
+  char wanted[64];
+  snprintf(wanted, sizeof wanted, "\"%s\"=\"%u\"", CC_VECTOR_LANES_ATTRIBUTE,
+           lanes);
+  bool found = strstr(ir, wanted) != NULL;
+  if (!found) fprintf(stderr, "chain: no %s in the IR\n", wanted);
+  CHECK(found);
+  LLVMDisposeMessage(ir);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s divergent.bc\n", argv[0]);
@@ -145,6 +162,7 @@ int main(int argc, char **argv) {
   check_whole(target, source, "branchy", specialized, true);
   check_whole(target, source, "branchy", generic, true);
   check_whole(target, source, "pick", odd, false);
+  check_chain_lanes(target, source, 4 * bits / 32 > 64 ? 64 : 4 * bits / 32);
   LLVMDisposeModule(source);
   LLVMContextDispose(context);
   cc_target_destroy(target);

@@ -85,3 +85,21 @@ kernel void pick(global const int *in, global int *out) {
   a[(v >> 3) & 7] = -v;
   out[i] = a[v & 7];
 }
+
+// One dependent chain per work-item (clpeak's compute kernels): only more
+// lanes put more multiply-adds in flight.
+// (a * b + c, not mad: this bitcode has no builtin library)
+#define MAD_4(x, y)                                                     \
+  x = y * x + y;                                                        \
+  y = x * y + x;                                                        \
+  x = y * x + y;                                                        \
+  y = x * y + x;
+kernel void chain(global float *out, float a) {
+  float x = a, y = (float)get_global_id(0);
+  for (int i = 0; i < 64; i++) {
+    MAD_4(x, y);
+    MAD_4(x, y);
+    MAD_4(x, y);
+  }
+  out[get_global_id(0)] = y;
+}
