@@ -10,7 +10,9 @@
  *     the local size left to the platform), every partial checked against
  *     the host's sums in the same order; bytes read counted;
  *   - dependent mad chains: 8 per item, 1024 steps each, as float, float16,
- *     uint and uint16 (x*a + b); 2 operations per step and component;
+ *     uint and uint16 (x*a + b), and one per item as float (clpeak's
+ *     compute kernels: each step waits for the last); 2 operations per
+ *     step and component;
  *   - convert_uchar4_sat(float4) over 4M items, NaN, infinities and
  *     out-of-range values among them; bytes read and written counted.
  * The host references are compiled without contraction (-ffp-contract=off
@@ -235,14 +237,20 @@ static void run_reduce_strided(size_t divisor) {
 
 /* ---- Dependent mad chains ----------------------------------------------- */
 
-/* One body for every type: 8 independent chains per item, STEP-ed 1024
- * times. Chain k of component c of item i starts from a value of the
- * scalar index i*LANES + c, so the scalar and vector rows compute the same
- * numbers and share the host's reference. */
+/* One body for every type: 8 independent chains per item (or 1, as
+ * clpeak's compute kernels have), STEP-ed 1024 times. Chain k of component
+ * c of item i starts from a value of the scalar index i*LANES + c, so the
+ * scalar and vector rows compute the same numbers and share the host's
+ * reference. */
 static const char mad_body[] =
     "kernel void mad_chains(global T *out, S a, S b) {\n"
     "  size_t gid = get_global_id(0);\n"
     "  T index = (T)((S)(gid * LANES)) + LANE_IDS;\n"
+    "#if CHAINS == 1\n"
+    "  T x0 = INIT(0);\n"
+    "  for (int k = 0; k < 1024; k++) x0 = STEP(x0);\n"
+    "  out[gid] = x0;\n"
+    "#else\n"
     "  T x0 = INIT(0), x1 = INIT(1), x2 = INIT(2), x3 = INIT(3);\n"
     "  T x4 = INIT(4), x5 = INIT(5), x6 = INIT(6), x7 = INIT(7);\n"
     "  for (int k = 0; k < 1024; k++) {\n"
@@ -250,6 +258,7 @@ static const char mad_body[] =
     "    x4 = STEP(x4); x5 = STEP(x5); x6 = STEP(x6); x7 = STEP(x7);\n"
     "  }\n"
     "  out[gid] = ((x0 + x1) + (x2 + x3)) + ((x4 + x5) + (x6 + x7));\n"
+    "#endif\n"
     "}\n";
 
 #define MAD_CHAINS 8
@@ -274,54 +283,57 @@ typedef struct chains {
   size_t items;   /* scalar items */
 } chains;
 
-/* The chains of items [0, items) in double, a block of items at a time so
+/* The `chains` of items [0, items) (MAD_CHAINS, or 1 for the one-chain
+ * rows) in double, a block of items at a time so
  * that the compiler vectorizes across them. */
-static double *float_chain_sums(size_t items) {
+static double *float_chain_sums(size_t items, int chains) {
   enum { block = 256 };
   double *sum = bench_malloc(items * sizeof *sum);
   const double a = mad_a, b = mad_b;
   for (size_t start = 0; start < items; start += block) {
     size_t count = items - start < block ? items - start : block;
     double x[MAD_CHAINS][block];
-    for (int k = 0; k < MAD_CHAINS; k++) {
+    for (int k = 0; k < chains; k++) {
       for (size_t i = 0; i < count; i++) {
         /* exact in float: the device's starting value */
         x[k][i] = (double)(start + i) * 0x1p-18 + (2.0 + 0.25 * k);
       }
     }
     for (int step = 0; step < MAD_STEPS; step++) {
-      for (int k = 0; k < MAD_CHAINS; k++) {
+      for (int k = 0; k < chains; k++) {
         for (size_t i = 0; i < count; i++) x[k][i] = x[k][i] * a + b;
       }
     }
     for (size_t i = 0; i < count; i++) {
       double total = 0;
-      for (int k = 0; k < MAD_CHAINS; k++) total += x[k][i];
+      for (int k = 0; k < chains; k++) total += x[k][i];
       sum[start + i] = total;
     }
   }
   return sum;
 }
 
-static cl_uint *uint_chain_sums(size_t items) {
+static cl_uint *uint_chain_sums(size_t items, int chains) {
   enum { block = 256 };
   cl_uint *sum = bench_malloc(items * sizeof *sum);
   for (size_t start = 0; start < items; start += block) {
     size_t count = items - start < block ? items - start : block;
     cl_uint x[MAD_CHAINS][block];
-    for (int k = 0; k < MAD_CHAINS; k++) {
+    for (int k = 0; k < chains; k++) {
       for (size_t i = 0; i < count; i++) {
         x[k][i] = (cl_uint)(start + i) * 8u + (cl_uint)k;
       }
     }
     for (int step = 0; step < MAD_STEPS; step++) {
-      for (int k = 0; k < MAD_CHAINS; k++) {
+      for (int k = 0; k < chains; k++) {
         for (size_t i = 0; i < count; i++) x[k][i] = x[k][i] * mad_ua + mad_ub;
       }
     }
     for (size_t i = 0; i < count; i++) {
-      sum[start + i] = ((x[0][i] + x[1][i]) + (x[2][i] + x[3][i])) +
-                       ((x[4][i] + x[5][i]) + (x[6][i] + x[7][i]));
+      sum[start + i] = chains == 1
+                           ? x[0][i]
+                           : ((x[0][i] + x[1][i]) + (x[2][i] + x[3][i])) +
+                                 ((x[4][i] + x[5][i]) + (x[6][i] + x[7][i]));
     }
   }
   return sum;
@@ -356,33 +368,38 @@ static void run_mad_chains(size_t divisor) {
     const char *type, *prelude, *lane_ids;
     size_t lanes;
     bool is_float;
+    int chains;
   } rows[] = {
-      {"float", float_prelude, "0.0f", 1, true},
+      {"float", float_prelude, "0.0f", 1, true, MAD_CHAINS},
       {"float16", float_prelude,
        "(float16)(0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, "
        "9.0f, 10.0f, 11.0f, 12.0f, 13.0f, 14.0f, 15.0f)",
-       16, true},
-      {"uint", uint_prelude, "0u", 1, false},
+       16, true, MAD_CHAINS},
+      {"uint", uint_prelude, "0u", 1, false, MAD_CHAINS},
       {"uint16", uint_prelude,
        "(uint16)(0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, "
        "13u, 14u, 15u)",
-       16, false},
+       16, false, MAD_CHAINS},
+      {"float", float_prelude, "0.0f", 1, true, 1},
   };
-  chains s = {NULL, NULL, items};
   for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
+    int n = rows[r].chains;
     char label[128];
     snprintf(label, sizeof label,
-             "mad chains, %s%s, 8 x 1024 steps per item (%s items)",
-             rows[r].type, rows[r].is_float ? "" : " x*a+b",
-             count_label(items / rows[r].lanes));
+             "mad chains, %s%s, %d x 1024 steps per item (%s items)%s",
+             rows[r].type, rows[r].is_float ? "" : " x*a+b", n,
+             count_label(items / rows[r].lanes),
+             n == 1 ? ", one chain as clpeak" : "");
     if (!selected(label)) continue;
-    if (rows[r].is_float && !s.want) s.want = float_chain_sums(items);
-    if (!rows[r].is_float && !s.exact) s.exact = uint_chain_sums(items);
+    chains s = {NULL, NULL, items};
+    if (rows[r].is_float) s.want = float_chain_sums(items, n);
+    if (!rows[r].is_float) s.exact = uint_chain_sums(items, n);
     char *source = NULL;
     if (asprintf(&source,
-                 "#define T %s\n#define LANES %zu\n#define LANE_IDS %s\n%s%s",
-                 rows[r].type, rows[r].lanes, rows[r].lane_ids, rows[r].prelude,
-                 mad_body) < 0) {
+                 "#define T %s\n#define LANES %zu\n#define LANE_IDS %s\n"
+                 "#define CHAINS %d\n%s%s",
+                 rows[r].type, rows[r].lanes, rows[r].lane_ids, n,
+                 rows[r].prelude, mad_body) < 0) {
       exit(1);
     }
     cl_int a = 0, b_int = 0;
@@ -400,16 +417,16 @@ static void run_mad_chains(size_t divisor) {
                 rows[r].is_float ? (arg){ARG_FLOAT, NULL, 0, mad_b, 0}
                                  : (arg){ARG_INT, NULL, 0, 0, b_int}},
                3,
-               2.0 * MAD_CHAINS * MAD_STEPS * (double)items,
+               2.0 * n * MAD_STEPS * (double)items,
                rows[r].is_float ? "GFLOP/s" : "GOP/s",
                rows[r].is_float ? check_mad_float : check_mad_uint,
                &s,
                NULL};
     run_everywhere(&b);
     free(source);
+    free(s.want);
+    free(s.exact);
   }
-  free(s.want);
-  free(s.exact);
 }
 
 /* ---- convert_uchar4_sat ------------------------------------------------- */
