@@ -75,8 +75,10 @@ void cc_kernels_free(cc_module *module);
 /* Bitcode of module->llvm, under its lock. */
 LLVMMemoryBufferRef cc_module_bitcode(cc_module *module);
 
-/* Functions and globals an executable must not leave undefined. */
-bool cc_check_defined(LLVMModuleRef module, cc_text *log);
+/* Functions and globals an executable must not leave undefined. A
+ * `prepared` executable (one read back from a binary, its builtins
+ * linked) may also call the math library the builtins call (SLEEF). */
+bool cc_check_defined(LLVMModuleRef module, bool prepared, cc_text *log);
 
 /* An executable's module after linking (prepare.c): printf lowered, the
  * builtin library linked in, unimplemented builtins warned about.

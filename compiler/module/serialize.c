@@ -119,7 +119,8 @@ static cc_module_result read_module(cc_module *module, const uint8_t *code,
   }
   char *message = NULL;
   if (LLVMVerifyModule(llvm, LLVMReturnStatusAction, &message) ||
-      (module->kind == CC_MODULE_EXECUTABLE && !cc_check_defined(llvm, log))) {
+      (module->kind == CC_MODULE_EXECUTABLE &&
+       !cc_check_defined(llvm, true, log))) {
     cc_text_add(log, "error: program binary holds an invalid module\n%s",
                 message ? message : "");
     LLVMDisposeMessage(message);

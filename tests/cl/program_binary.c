@@ -2,7 +2,9 @@
  * CL_PROGRAM_BINARIES of objects, libraries and executables, reloading
  * each (binary type kept, status per device, build, link), damaged and
  * missing binaries, and an executable's binary built and run in a second
- * process (this test executes itself with the binary in a file). */
+ * process (this test executes itself with the binary in a file): two
+ * kernels, one of them calling math builtins of float and double (SLEEF
+ * underneath), whose results there must equal the first process's. */
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +20,19 @@ static const char kernel_source[] =
     "  o[get_global_id(0)] = scale((int)get_global_id(0)) + OFFSET;\n"
     "}\n";
 static const char scale_source[] = "int scale(int x) { return x * 9; }\n";
+static const char math_source[] =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "kernel void math(global float *r, global double *d) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  float v = (float)i * 0.37f - 5.0f;\n"
+    "  r[i] = exp(v) * sin(v) + cos(v) / (1.0f + fabs(v)) +\n"
+    "         pow(fabs(v), 0.3f) + fmod(v, 0.7f) + erf(v) +\n"
+    "         native_exp(v * 0.1f) + atan2(v, 1.5f) + tgamma(fabs(v) + 0.5f);\n"
+    "  double w = (double)v;\n"
+    "  d[i] = exp(w) + log1p(fabs(w)) + sinh(w) + pow(fabs(w), 0.25);\n"
+    "}\n";
+
+#define MATH_ITEMS 64
 
 /* The program's binary (malloc'd) and its size. */
 static unsigned char *binary_of(cl_program program, size_t *size) {
@@ -77,6 +92,32 @@ static int run_apply(cl_program program, int offset) {
   clReleaseMemObject(out);
   clReleaseKernel(kernel);
   return wrong;
+}
+
+/* Runs `math` over MATH_ITEMS items into r and d. */
+static void run_math(cl_program program, float *r, double *d) {
+  cl_int error = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "math", &error);
+  CHECK_CL_SUCCESS(error);
+  REQUIRE(kernel);
+  cl_mem floats = clCreateBuffer(context, CL_MEM_READ_WRITE,
+                                 MATH_ITEMS * sizeof *r, NULL, &error);
+  CHECK_CL_SUCCESS(error);
+  cl_mem doubles = clCreateBuffer(context, CL_MEM_READ_WRITE,
+                                  MATH_ITEMS * sizeof *d, NULL, &error);
+  CHECK_CL_SUCCESS(error);
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof floats, &floats));
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof doubles, &doubles));
+  size_t global = MATH_ITEMS;
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL,
+                                          0, NULL, NULL));
+  CHECK_CL_SUCCESS(clEnqueueReadBuffer(
+      queue, floats, CL_TRUE, 0, MATH_ITEMS * sizeof *r, r, 0, NULL, NULL));
+  CHECK_CL_SUCCESS(clEnqueueReadBuffer(
+      queue, doubles, CL_TRUE, 0, MATH_ITEMS * sizeof *d, d, 0, NULL, NULL));
+  clReleaseMemObject(floats);
+  clReleaseMemObject(doubles);
+  clReleaseKernel(kernel);
 }
 
 static cl_program compiled(const char *source, const char *options) {
@@ -195,7 +236,8 @@ static void test_bad_binaries(void) {
   free(bytes);
 }
 
-/* The second process: loads the binary from `path`, builds, runs. */
+/* The second process: loads the binary from `path`, builds, runs both
+ * kernels; math's results must be the first process's, in `path`.out. */
 static int child(const char *path) {
   FILE *file = fopen(path, "rb");
   REQUIRE(file);
@@ -209,25 +251,46 @@ static int child(const char *path) {
   CHECK_CL_SUCCESS(status);
   CHECK_CL_SUCCESS(clBuildProgram(program, 1, &device, NULL, NULL, NULL));
   CHECK_INT(0, run_apply(program, 77));
+  float r[MATH_ITEMS], r_first[MATH_ITEMS];
+  double d[MATH_ITEMS], d_first[MATH_ITEMS];
+  run_math(program, r, d);
+  char out_path[80];
+  snprintf(out_path, sizeof out_path, "%s.out", path);
+  file = fopen(out_path, "rb");
+  REQUIRE(file);
+  CHECK_INT(1, fread(r_first, sizeof r_first, 1, file));
+  CHECK_INT(1, fread(d_first, sizeof d_first, 1, file));
+  fclose(file);
+  CHECK(memcmp(r, r_first, sizeof r) == 0);
+  CHECK(memcmp(d, d_first, sizeof d) == 0);
   CHECK_CL_SUCCESS(clReleaseProgram(program));
   return check_finish();
 }
 
 static void test_other_process(const char *self) {
   cl_int error = CL_SUCCESS;
-  const char *sources[2] = {kernel_source, scale_source};
+  const char *sources[3] = {kernel_source, scale_source, math_source};
   cl_program program =
-      clCreateProgramWithSource(context, 2, sources, NULL, &error);
+      clCreateProgramWithSource(context, 3, sources, NULL, &error);
   REQUIRE(program);
   CHECK_CL_SUCCESS(clBuildProgram(program, 0, NULL, "-DOFFSET=77", NULL, NULL));
+  float r[MATH_ITEMS];
+  double d[MATH_ITEMS];
+  run_math(program, r, d);
   size_t size = 0;
   unsigned char *bytes = binary_of(program, &size);
   CHECK_CL_SUCCESS(clReleaseProgram(program));
-  char path[64];
+  char path[64], out_path[80];
   snprintf(path, sizeof path, "/tmp/clmux_binary_%d.bin", (int)getpid());
+  snprintf(out_path, sizeof out_path, "%s.out", path);
   FILE *file = fopen(path, "wb");
   REQUIRE(file);
   CHECK_INT(size, fwrite(bytes, 1, size, file));
+  fclose(file);
+  file = fopen(out_path, "wb");
+  REQUIRE(file);
+  CHECK_INT(1, fwrite(r, sizeof r, 1, file));
+  CHECK_INT(1, fwrite(d, sizeof d, 1, file));
   fclose(file);
   free(bytes);
   fflush(NULL);
@@ -241,6 +304,7 @@ static void test_other_process(const char *self) {
   CHECK(waitpid(pid, &wait_status, 0) == pid);
   CHECK(WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0);
   unlink(path);
+  unlink(out_path);
 }
 
 int main(int argc, char **argv) {
