@@ -129,10 +129,15 @@ bool cc_cache_get(const char *directory, const cc_cache_key *key,
   uint8_t digest[CC_SHA256_SIZE];
   key_digest(key, digest);
   char *path = entry_path(directory, digest, "", "");
-  free(own);
-  if (!path) return false;
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) : -1;
+  /* Only on a would-be hit: a missing folder is no reason to speak. */
+  if (fd >= 0 && (!cc_cache_trusted_directory(directory) ||
+                  !cc_cache_trusted_entry(fd, path))) {
+    close(fd);
+    fd = -1;
+  }
   free(path);
+  free(own);
   if (fd < 0) return false;
   *bytes = read_entry(fd, key, digest, size);
   /* Eviction removes the least recently used entries first: mark this
@@ -165,7 +170,8 @@ bool cc_cache_put(const char *directory, const cc_cache_key *key,
   if (cc_cache_disabled() || (uint64_t)size > MAX_PAYLOAD) return false;
   char *own = directory ? NULL : cc_cache_directory();
   if (!directory) directory = own;
-  if (!directory || !cc_cache_make_directory(directory)) {
+  if (!directory || !cc_cache_make_directory(directory) ||
+      !cc_cache_trusted_directory(directory)) {
     free(own);
     return false;
   }

@@ -19,6 +19,11 @@ uint64_t cc_cache_size_limit(void);
 /* Creates `directory` and missing parents with mode 0700; true if it is
  * (now) a directory. */
 bool cc_cache_make_directory(const char *directory);
+/* Whether the folder (or the open entry) is this user's alone: owned by
+ * the effective user, writable by no one else. If not, one line on
+ * stderr (once per process) says so, and the cache is not used. */
+bool cc_cache_trusted_directory(const char *directory);
+bool cc_cache_trusted_entry(int fd, const char *path);
 /* True for a name made of CC_CACHE_NAME_LENGTH lowercase hex digits. */
 bool cc_cache_is_entry_name(const char *name);
 

@@ -357,6 +357,8 @@ static void test_unusable_directories(void) {
     REQUIRE(chmod(dir, 0000) == 0);
     check_as_nobody(dir, &key, false, false); /* unreadable: nothing */
     REQUIRE(chmod(dir, 0700) == 0);
+    /* Root does not use nobody's cache (test_untrusted); give it back. */
+    REQUIRE(chown(dir, 0, 0) == 0 && chown(entry, 0, 0) == 0);
     free(entry);
   } else {
     REQUIRE(chmod(dir, 0500) == 0);
@@ -373,6 +375,77 @@ static void test_unusable_directories(void) {
   free(dir);
   free(below);
   free(file);
+}
+
+/* Whether `call` run with stderr in a file printed a line naming why
+ * the cache is not used. */
+static bool warns(bool (*call)(const char *, const cc_cache_key *),
+                  const char *dir, const cc_cache_key *key, bool *result) {
+  char *log = NULL;
+  REQUIRE(asprintf(&log, "%s/stderr", scratch) > 0);
+  fflush(stderr);
+  int saved = dup(2);
+  int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  REQUIRE(saved >= 0 && fd >= 0);
+  dup2(fd, 2);
+  close(fd);
+  *result = call(dir, key);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  size_t size = 0;
+  uint8_t *text = read_file(log, &size);
+  bool said = text && size > 0 && strstr((char *)text, "not used");
+  free(text);
+  unlink(log);
+  free(log);
+  return said;
+}
+
+static bool put_abc(const char *dir, const cc_cache_key *key) {
+  return cc_cache_put(dir, key, "abc", 3);
+}
+
+static bool get_abc(const char *dir, const cc_cache_key *key) {
+  return get_is(dir, key, "abc", 3);
+}
+
+/* A folder or entry someone else could have written is not used, as ssh
+ * refuses such keys: the cache would run whatever code is planted there.
+ * The first refusal of a process says why, once. */
+static void test_untrusted(void) {
+  char *dir = cache_test_directory("cache-trust");
+  cc_cache_key key = cache_test_key(21), other = cache_test_key(22);
+  CHECK(cc_cache_put(dir, &key, "abc", 3));
+  REQUIRE(chmod(dir, 0777) == 0);
+  bool result = true;
+  CHECK(warns(get_abc, dir, &key, &result)); /* the first refusal speaks */
+  CHECK(!result);
+  CHECK(!warns(put_abc, dir, &other, &result)); /* once per process */
+  CHECK(!result);
+  REQUIRE(chmod(dir, 0720) == 0); /* the group may write: no better */
+  CHECK(is_miss(dir, &key));
+  REQUIRE(chmod(dir, 0755) == 0); /* others may read: fine */
+  CHECK(get_is(dir, &key, "abc", 3));
+  /* An entry others may write. */
+  char *entry = cache_test_entry_path(dir, &key);
+  REQUIRE(chmod(entry, 0666) == 0);
+  CHECK(is_miss(dir, &key));
+  REQUIRE(chmod(entry, 0600) == 0);
+  CHECK(get_is(dir, &key, "abc", 3));
+  if (geteuid() == 0) {
+    /* Owned by another user: root does not run nobody's code. */
+    REQUIRE(chown(entry, 65534, 65534) == 0);
+    CHECK(is_miss(dir, &key));
+    REQUIRE(chown(entry, 0, 0) == 0 && chown(dir, 65534, 65534) == 0);
+    CHECK(is_miss(dir, &key));
+    CHECK(!cc_cache_put(dir, &other, "abc", 3));
+    REQUIRE(chown(dir, 0, 0) == 0);
+    CHECK(get_is(dir, &key, "abc", 3));
+  }
+  free(entry);
+  cache_test_remove(dir);
+  free(dir);
 }
 
 static void test_eviction(void) {
@@ -433,6 +506,7 @@ int main(void) {
   test_hit_and_miss();
   test_damage();
   test_environment();
+  test_untrusted();
   test_unusable_directories();
   test_eviction();
   cache_test_remove(scratch);
