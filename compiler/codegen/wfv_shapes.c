@@ -55,8 +55,8 @@ bool wfv_is_widenable(LLVMTypeRef type) {
  * location (argument, inaccessible, other), 1 Ref and 2 Mod; all of them
  * when the call does not say. */
 static uint64_t memory_effects(LLVMValueRef call) {
-  static unsigned kind;
-  if (!kind) kind = LLVMGetEnumAttributeKindForName("memory", 6);
+  /* Looked up each time: builds run on many threads at once. */
+  unsigned kind = LLVMGetEnumAttributeKindForName("memory", 6);
   LLVMAttributeRef a =
       LLVMGetCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex, kind);
   LLVMValueRef callee = LLVMGetCalledValue(call);
