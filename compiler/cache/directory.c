@@ -87,37 +87,30 @@ bool cc_cache_make_directory(const char *directory) {
   return stat(directory, &info) == 0 && S_ISDIR(info.st_mode);
 }
 
-/* Why `info` (of a cache folder or entry) is not this user's alone, or
- * NULL: as ssh does with its keys, code is only loaded from files that
- * no one else can have written. */
-static const char *untrusted_because(const struct stat *info) {
-  if (info->st_uid != geteuid()) return "it belongs to another user";
-  if (info->st_mode & 022) return "others may write to it";
-  return NULL;
-}
-
-/* One line on stderr, once per process, for a cache not used. */
-static void warn_untrusted(const char *path, const char *why) {
+/* Whether the folder or entry that `info` describes (`found`: stat
+ * succeeded) is this user's alone. As ssh does with its keys, code is
+ * only loaded from files that no one else can have written; the first
+ * refusal of a process says why on stderr. */
+static bool trusted(bool found, const struct stat *info, const char *path) {
+  if (!found) return false;
+  const char *why = info->st_uid != geteuid() ? "it belongs to another user"
+                    : info->st_mode & 022     ? "others may write to it"
+                                              : NULL;
   static atomic_bool warned;
-  if (!atomic_exchange(&warned, true)) {
+  if (why && !atomic_exchange(&warned, true)) {
     fprintf(stderr, "clmux: kernel cache %s not used: %s\n", path, why);
   }
+  return why == NULL;
 }
 
 bool cc_cache_trusted_directory(const char *directory) {
   struct stat info;
-  if (stat(directory, &info) != 0) return false;
-  const char *why = untrusted_because(&info);
-  if (why) warn_untrusted(directory, why);
-  return why == NULL;
+  return trusted(stat(directory, &info) == 0, &info, directory);
 }
 
 bool cc_cache_trusted_entry(int fd, const char *path) {
   struct stat info;
-  if (fstat(fd, &info) != 0) return false;
-  const char *why = untrusted_because(&info);
-  if (why) warn_untrusted(path, why);
-  return why == NULL;
+  return trusted(fstat(fd, &info) == 0, &info, path);
 }
 
 bool cc_cache_is_entry_name(const char *name) {

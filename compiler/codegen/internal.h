@@ -94,8 +94,7 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
  * are the body's, the x ids those of the first lane, then a <lanes x i1>
  * mask of the lanes to run (at least one). *lanes comes in as
  * cc_wfv_lanes's register's worth and goes out as the width chosen, at
- * most `max_lanes` (doubled for loops, and for loops that mostly move
- * memory). It returns nothing (a step
+ * most `max_lanes` (wfv.c's choose_lanes says how). It returns nothing (a step
  * function's barrier number is not used: its flags are in scratch). NULL,
  * with the reason in `log`, when the body has what it cannot vectorize. */
 LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,

@@ -347,7 +347,7 @@ bool wfv_has_interleaved_group(wfv *w) {
   for (unsigned v = 0; v < w->value_count; v++) {
     LLVMValueRef inst = w->values[v].old;
     group g;
-    if (w->values[v].block >= 0 && (LLVMIsALoadInst(inst) || is_store(inst)) &&
+    if (w->values[v].block >= 0 && wfv_access_address(inst) &&
         known_group(w, inst, w->values[v].block, &g)) {
       return true;
     }

@@ -426,13 +426,13 @@ static LLVMValueRef extract_at_varying(wfv *w, LLVMValueRef inst, int at) {
   for (unsigned e = 0; e < k; e++) {
     for (unsigned l = 0; l < w->lanes; l++) indices[l] = (int)(l * k + e);
     LLVMValueRef component = wfv_shuffle(w, all, NULL, indices, w->lanes);
+    if (!component) return NULL;
     LLVMValueRef es[64];
     for (unsigned l = 0; l < w->lanes; l++) {
       es[l] = LLVMConstInt(index_type, e, 0);
     }
     LLVMValueRef is_e = LLVMBuildICmp(w->builder, LLVMIntEQ, index,
                                       LLVMConstVector(es, w->lanes), "");
-    if (!component) return NULL;
     result = LLVMBuildSelect(w->builder, is_e, component, result, "");
   }
   return result;
