@@ -253,14 +253,23 @@ static bool is_one_chain(const wfv *w) {
  * (exp_sin on float4 and convert_uchar4_sat 1.2x slower). Loops that move
  * memory get twice that again (moves_memory), and so do bodies that are
  * one long chain (is_one_chain): four operations in flight instead of
- * two. At least two lanes: a kernel on float16 values runs two
- * work-items, a register each. */
+ * two. No doubling, though, into more live values than the registers
+ * hold (wfv_pressure.c): the spills cost more than the lanes bring
+ * (SHA-512 on ulong8, hashcat's mode 1700: 10-15% slower at four lanes
+ * than at two; N-body as fast at 32 lanes as at 64). At least two lanes:
+ * a kernel on float16 values runs two work-items, a register each. */
 static unsigned choose_lanes(wfv *w, unsigned base, unsigned max_lanes) {
   unsigned lanes = base;
   if (w->loop_count > 0 || !wfv_has_interleaved_group(w)) lanes *= 2;
   if ((w->loop_count > 0 && moves_memory(w)) || is_one_chain(w)) lanes *= 2;
   if (lanes < 2) lanes = 2;
   while (lanes > max_lanes && lanes > 1) lanes /= 2;
+  /* x86-64's vector registers: 32 with AVX-512, else 16. */
+  unsigned registers = host_vector_bits == 512 ? 32 : 16;
+  while (lanes > 2 && lanes > base &&
+         wfv_peak_registers(w, lanes, host_vector_bits) > registers) {
+    lanes /= 2;
+  }
   return lanes;
 }
 

@@ -20,7 +20,9 @@
  *     loads and stores where the address is consecutive, gathers and
  *     scatters where not, vector math through the builtins' vector
  *     variants, and one call per active lane, in lane order, for what has
- *     side effects (atomics, printf, unknown calls).
+ *     side effects (atomics, printf, unknown calls);
+ *   - wfv_pressure.c estimates the registers the widened values hold at
+ *     once, so that the lanes chosen (wfv.c) do not spill.
  * OpenCL vector values (<K x T>) of a varying kind become <lanes*K x T>,
  * lane-major, so float4 code stays vector code. */
 #ifndef CLMUX_COMPILER_CODEGEN_WFV_H
@@ -157,6 +159,11 @@ static inline LLVMValueRef wfv_access_address(LLVMValueRef inst) {
 /* Instructions that write memory or have other effects, done per lane. */
 bool wfv_has_side_effects(LLVMValueRef inst);
 bool wfv_reads_memory(LLVMValueRef inst);
+
+/* wfv_pressure.c: the most vector registers of `register_bits` that the
+ * body's varying values hold at once, widened to `lanes` lanes. */
+unsigned wfv_peak_registers(const wfv *w, unsigned lanes,
+                            unsigned register_bits);
 
 /* wfv_emit.c */
 bool wfv_emit(wfv *w);

@@ -9,8 +9,9 @@
  *     result (build, clCreateKernel, buffers with their copies, first
  *     launch); the median of N launches (wall clock around enqueue +
  *     clFinish), its rate and the rate as a fraction of the machine's
- *     limit (bandwidth against a triad in plain C, arithmetic against an
- *     FMA peak in plain C, both on every core: machine_limits.c);
+ *     limit (bandwidth against a triad in plain C, float arithmetic
+ *     against an FMA peak, integer arithmetic against a multiply-add peak,
+ *     all in plain C on every core: machine_limits.c);
  * then clmux's time divided by the other platform's. Every result is
  * checked against a host reference (OK / WRONG); a platform that cannot
  * build or run a kernel gets a line saying so, and the run goes on.
@@ -314,13 +315,20 @@ static void print_measured(const char *name, const bench *b,
                            const measured *m) {
   if (!m->ran) return;
   double rate = b->work / (m->median_ms * 1e-3) / 1e9;
-  /* Bandwidth against the triad, arithmetic against the FMA peak. */
+  /* Bandwidth against the triad, float arithmetic against the FMA peak,
+   * integer arithmetic against the integer multiply-add peak. */
   bool bandwidth = !strcmp(b->unit, "GB/s");
-  double limit = bandwidth ? limits.triad_gbs : limits.fma_gflops;
+  bool integer = !strcmp(b->unit, "GOP/s");
+  double limit = bandwidth ? limits.triad_gbs
+                 : integer ? limits.int_mad_gops
+                           : limits.fma_gflops;
   printf("  %-10s %9.1f %11.1f %11.1f %11.2f %9.2f %-7s %5.1f%% %-5s %s\n",
          name, m->build_ms, m->launch_ms, m->first_ms, m->median_ms, rate,
          b->unit, limit > 0 ? 100 * rate / limit : 0.0,
-         bandwidth ? "triad" : "FMA", m->ok ? "OK" : "WRONG");
+         bandwidth ? "triad"
+         : integer ? "imad"
+                   : "FMA",
+         m->ok ? "OK" : "WRONG");
 }
 
 /* Only between two correct results: a ratio to a wrong one means nothing. */
@@ -1181,8 +1189,9 @@ int main(int argc, char **argv) {
   limits = measure_machine_limits();
   printf(
       "\nmachine limits, plain C on %d threads: triad %.1f GB/s, "
-      "FMA peak %.1f GFLOP/s (%s)\n",
-      limits.threads, limits.triad_gbs, limits.fma_gflops, limits.fma_isa);
+      "FMA peak %.1f GFLOP/s (%s), integer multiply-add peak %.1f GOP/s\n",
+      limits.threads, limits.triad_gbs, limits.fma_gflops, limits.fma_isa,
+      limits.int_mad_gops);
   run_kernel_benches(divisor);
   run_divergent_benches(divisor);
   for (int i = 0; i < platform_count; i++) {

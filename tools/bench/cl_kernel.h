@@ -39,8 +39,9 @@ struct bench {
   arg args[MAX_ARGS];
   int arg_count;
   double work; /* bytes moved or operations per launch, for the rate */
-  /* "GB/s" (shown against the triad bandwidth), "GFLOP/s" or "GOP/s"
-   * (against the FMA peak) */
+  /* "GB/s" (shown against the triad bandwidth), "GFLOP/s" (against the
+   * FMA peak) or "GOP/s" (integer operations, against the integer
+   * multiply-add peak) */
   const char *unit;
   /* Checks the output buffers (in argument order); prints and returns
    * false on a mismatch. */
@@ -68,6 +69,7 @@ typedef struct machine_limits {
   double triad_gbs;    /* a[i] = b[i] + s*c[i] over doubles, 24 bytes each */
   double fma_gflops;   /* float FMA, 2 flops per lane */
   const char *fma_isa; /* "AVX-512F", "AVX2+FMA" or "generic C" */
+  double int_mad_gops; /* 32-bit x*m + a, 2 operations per lane */
 } machine_limits;
 machine_limits measure_machine_limits(void);
 

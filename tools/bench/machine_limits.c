@@ -6,7 +6,11 @@
  *     element (read b and c, write a) as STREAM counts them;
  *   - the float FMA peak: 12 independent chains of vector FMAs per thread
  *     (AVX-512F with 64-byte vectors when the CPU has it, else AVX2+FMA
- *     with 32-byte vectors), 2 flops per lane.
+ *     with 32-byte vectors), 2 flops per lane;
+ *   - the 32-bit integer multiply-add peak, x = x*m + a the same way
+ *     (vpmulld and vpaddd), 2 operations per lane: the limit for integer
+ *     kernels (hashes, random numbers), whose multiplies are slower than
+ *     float FMAs on most x86 cores.
  * Each figure is the fastest of several runs, as STREAM reports (20 and
  * 10 runs, ~0.3 s each: a short burst of other work on a shared machine
  * does not decide it; sustained load still lowers both, and then rates
@@ -14,6 +18,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -195,6 +200,79 @@ static float fma_chains_generic(long iterations, float seed) {
   return sum;
 }
 
+/* ---- Integer multiply-add peak ------------------------------------------ */
+
+/* x = x*m + a wraps (an LCG): the same 12 chains, 16 or 8 lanes each. */
+typedef struct int_mad_context {
+  int lanes;
+  uint32_t (*chains)(long iterations, uint32_t seed);
+  uint32_t result[MAX_THREADS];
+} int_mad_context;
+
+#define INT_MAD_M 1664525u
+#define INT_MAD_A 1013904223u
+
+/* GCC's vector extensions, compiled for the ISA named: one function per
+ * width, as the FMA chains have. */
+#define INT_MAD_CHAINS(name, target_isa, bytes)                             \
+  __attribute__((target(target_isa))) static uint32_t name(long iterations, \
+                                                           uint32_t seed) { \
+    typedef uint32_t vec __attribute__((vector_size(bytes)));               \
+    const vec m = (vec){0} + INT_MAD_M, a = (vec){0} + INT_MAD_A;           \
+    vec x[FMA_CHAINS];                                                      \
+    for (int k = 0; k < FMA_CHAINS; k++) x[k] = (vec){0} + (seed + k);      \
+    for (long i = 0; i < iterations; i++) {                                 \
+      for (int k = 0; k < FMA_CHAINS; k++) x[k] = x[k] * m + a;             \
+    }                                                                       \
+    uint32_t sum = 0;                                                       \
+    for (int k = 0; k < FMA_CHAINS; k++) {                                  \
+      for (int l = 0; l < (int)(bytes / 4); l++) sum += x[k][l];            \
+    }                                                                       \
+    return sum;                                                             \
+  }
+#if defined(__x86_64__) || defined(__i386__)
+INT_MAD_CHAINS(int_mad_avx512, "avx512f", 64)
+INT_MAD_CHAINS(int_mad_avx2, "avx2", 32)
+#endif
+INT_MAD_CHAINS(int_mad_generic, "default", 32)
+
+/* What one thread's chains must add up to, computed one lane at a time. */
+static uint32_t int_mad_expected(long iterations, uint32_t seed, int lanes) {
+  uint32_t sum = 0;
+  for (int k = 0; k < FMA_CHAINS; k++) {
+    uint32_t x = seed + (uint32_t)k;
+    for (long i = 0; i < iterations; i++) x = x * INT_MAD_M + INT_MAD_A;
+    sum += x * (uint32_t)lanes;
+  }
+  return sum;
+}
+
+static void int_mad_run(int index, int count, void *context) {
+  (void)count;
+  int_mad_context *c = context;
+  c->result[index] = c->chains(FMA_ITERATIONS, (uint32_t)index);
+}
+
+static double int_mad_gops(int threads) {
+  int_mad_context c = {.lanes = 8, .chains = int_mad_generic};
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) {
+    c = (int_mad_context){.lanes = 16, .chains = int_mad_avx512};
+  } else if (__builtin_cpu_supports("avx2")) {
+    c = (int_mad_context){.lanes = 8, .chains = int_mad_avx2};
+  }
+#endif
+  double seconds = fastest_run(int_mad_run, &c, threads, 10);
+  for (int i = 0; i < threads; i++) {
+    if (c.result[i] != int_mad_expected(FMA_ITERATIONS, (uint32_t)i, c.lanes)) {
+      return 0.0;
+    }
+  }
+  return 2.0 * c.lanes * FMA_CHAINS * (double)FMA_ITERATIONS * threads /
+         seconds / 1e9;
+}
+
 static void fma_run(int index, int count, void *context) {
   (void)count;
   fma_context *f = context;
@@ -234,5 +312,6 @@ machine_limits measure_machine_limits(void) {
   if (limits.threads > MAX_THREADS) limits.threads = MAX_THREADS;
   limits.triad_gbs = triad_gbs(limits.threads);
   limits.fma_gflops = fma_gflops(limits.threads, &limits.fma_isa);
+  limits.int_mad_gops = int_mad_gops(limits.threads);
   return limits;
 }

@@ -7,7 +7,8 @@
  * and, for code that must run any local size, stores under a lane mask.
  * Kernels without loops (branches around math calls, an int8 indexed by
  * data) go through the same vectorizer, and a loop that is one dependent
- * chain gets four registers' worth of lanes. Fails if such kernels fall back
+ * chain gets four registers' worth of lanes, or two lanes when its values
+ * would not fit the registers at more. Fails if such kernels fall back
  * to one work-item at a time or to the loop vectorizer. Set
  * CLMUX_CODEGEN_DUMP=1 to print the IR. */
 #include <llvm-c/BitReader.h>
@@ -108,18 +109,19 @@ static void check_whole(const cc_target *target, LLVMModuleRef source,
   LLVMDisposeMessage(ir);
 }
 
-/* A loop that is one dependent chain runs four registers' worth of lanes
- * (`lanes` as the attribute's text), not the two of other loops. */
-static void check_chain_lanes(const cc_target *target, LLVMModuleRef source,
-                              unsigned lanes) {
+/* Kernel `name` runs `lanes` lanes (the attribute's text): a loop that
+ * is one dependent chain four registers' worth, not the two of other
+ * loops, unless its values would then not fit the registers. */
+static void check_lanes(const cc_target *target, LLVMModuleRef source,
+                        const char *name, unsigned lanes) {
   const uint32_t local[3] = {256, 1, 1};
-  char *ir = built_ir(target, source, "chain", local);
+  char *ir = built_ir(target, source, name, local);
   if (!ir) return;
   char wanted[64];
   snprintf(wanted, sizeof wanted, "\"%s\"=\"%u\"", CC_VECTOR_LANES_ATTRIBUTE,
            lanes);
   bool found = strstr(ir, wanted) != NULL;
-  if (!found) fprintf(stderr, "chain: no %s in the IR\n", wanted);
+  if (!found) fprintf(stderr, "%s: no %s in the IR\n", name, wanted);
   CHECK(found);
   LLVMDisposeMessage(ir);
 }
@@ -162,7 +164,8 @@ int main(int argc, char **argv) {
   check_whole(target, source, "branchy", specialized, true);
   check_whole(target, source, "branchy", generic, true);
   check_whole(target, source, "pick", odd, false);
-  check_chain_lanes(target, source, 4 * bits / 32 > 64 ? 64 : 4 * bits / 32);
+  check_lanes(target, source, "chain", 4 * bits / 32 > 64 ? 64 : 4 * bits / 32);
+  check_lanes(target, source, "crowded", 2);
   LLVMDisposeModule(source);
   LLVMContextDispose(context);
   cc_target_destroy(target);

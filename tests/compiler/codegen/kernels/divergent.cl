@@ -103,3 +103,28 @@ kernel void chain(global float *out, float a) {
   }
   out[get_global_id(0)] = y;
 }
+
+// One dependent chain through 24 ulong8 values, as SHA-512's rounds run
+// through their state and message schedule: the chain alone would earn
+// four registers' worth of lanes, but 24 values of four registers each
+// would not fit the register file, so it gets two.
+#define STIR(a, b) a = (a + b) ^ (b << 7);
+#define STIR_8(a, b, c, d, e, f, g, h)                                  \
+  STIR(a, h) STIR(b, a) STIR(c, b) STIR(d, c)                           \
+  STIR(e, d) STIR(f, e) STIR(g, f) STIR(h, g)
+kernel void crowded(global ulong8 *out, global const ulong8 *in) {
+  size_t i = get_global_id(0);
+  ulong8 a = in[i], b = a + 1, c = a + 2, d = a + 3, e = a + 4, f = a + 5;
+  ulong8 g = a + 6, h = a + 7, j = a + 8, k = a + 9, l = a + 10, m = a + 11;
+  ulong8 n = a + 12, o = a + 13, p = a + 14, q = a + 15, r = a + 16;
+  ulong8 s = a + 17, t = a + 18, u = a + 19, v = a + 20, w = a + 21;
+  ulong8 x = a + 22, y = a + 23;
+  for (int round = 0; round < 16; round++) {
+    STIR_8(a, b, c, d, e, f, g, h)
+    STIR_8(j, k, l, m, n, o, p, q)
+    STIR_8(r, s, t, u, v, w, x, y)
+    STIR(a, y)
+  }
+  out[i] = a ^ b ^ c ^ d ^ e ^ f ^ g ^ h ^ j ^ k ^ l ^ m ^ n ^ o ^ p ^ q ^ r ^
+           s ^ t ^ u ^ v ^ w ^ x ^ y;
+}
