@@ -1,7 +1,9 @@
 /* clmux tests: the checks every test executable uses. A test calls CHECK*
  * as often as it likes and ends with `return check_finish();` (or a layer's
  * wrapper of it), which prints "N passed, N failed" for its checks and
- * fails when any check failed. */
+ * fails when any check failed, or when none ran: a test that checked
+ * nothing proves nothing. A test that cannot run here exits with
+ * CHECK_SKIP (77, meson's code for a skipped test) and says why. */
 #ifndef CLMUX_TESTS_CHECK_H
 #define CLMUX_TESTS_CHECK_H
 
@@ -46,8 +48,14 @@ static _Atomic int check_failed;
     }                                                                     \
   } while (0)
 
+#define CHECK_SKIP 77
+
 static inline int check_finish(void) {
   printf("%d passed, %d failed\n", (int)check_passed, (int)check_failed);
+  if (check_passed + check_failed == 0) {
+    fprintf(stderr, "no checks ran\n");
+    return 1;
+  }
   return check_failed ? 1 : 0;
 }
 
