@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "device_heap.h"
 #include "work_group_abi.h"
 
 /* The target id in the low 16 bits of every mux_id_t this target issues. */
@@ -84,6 +85,7 @@ void cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
 typedef struct cpu_memory {
   struct mux_memory_s base; /* base.handle = host address of byte 0 */
   void *allocation;         /* what to free; NULL for host memory */
+  device_heap_block block;  /* where the allocation came from */
   atomic_bool mapped;
 } cpu_memory;
 

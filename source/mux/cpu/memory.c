@@ -1,68 +1,13 @@
 /* clmux CPU target: device memory. The CPU's memory is host memory and
- * coherent, so a memory object is an aligned host allocation (or the user's
- * own pointer), mapping is pointer arithmetic and flushes have nothing to do.
- * Large allocations come straight from mmap: they go back to the system when
- * freed and can be backed by transparent huge pages. */
-#include <stdlib.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
+ * coherent, so a memory object is an aligned host allocation from the
+ * device heap (device_heap.c: apart from the C heap, padded, guarded) or
+ * the user's own pointer, mapping is pointer arithmetic and flushes have
+ * nothing to do. */
 #include "../target.h"
 #include "cpu.h"
 
-/* Sizes from which memory is mapped rather than taken from the C heap;
- * mapped memory is aligned to a huge page so the kernel may back it with
- * one. */
-#define CPU_MEMORY_MMAP_THRESHOLD ((size_t)2 << 20)
-#define CPU_MEMORY_HUGE_PAGE ((size_t)2 << 20)
 /* A cache line: no two allocations share one, whatever was asked. */
 #define CPU_MEMORY_MIN_ALIGNMENT 64u
-
-static bool cpu_memory_uses_mmap(size_t size) {
-  return size >= CPU_MEMORY_MMAP_THRESHOLD;
-}
-
-static size_t cpu_memory_mapped_length(size_t size) {
-  size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  return (size + page - 1) & ~(page - 1);
-}
-
-/* Maps `size` bytes aligned to `alignment` (a power of two): over-maps by
- * the alignment and returns the unused head and tail to the system. */
-static void *cpu_memory_map_aligned(size_t size, size_t alignment) {
-  size_t length = cpu_memory_mapped_length(size);
-  if (alignment < CPU_MEMORY_HUGE_PAGE) alignment = CPU_MEMORY_HUGE_PAGE;
-  if (length < size || length + alignment < length) return NULL;
-  uint8_t *raw = mmap(NULL, length + alignment, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) return NULL;
-  uintptr_t mask = (uintptr_t)(alignment - 1);
-  uint8_t *aligned = (uint8_t *)(((uintptr_t)raw + mask) & ~mask);
-  size_t head = (size_t)(aligned - raw);
-  size_t tail = alignment - head;
-  if (head) munmap(raw, head);
-  if (tail) munmap(aligned + length, tail);
-  madvise(aligned, length, MADV_HUGEPAGE); /* a hint: failure is harmless */
-  return aligned;
-}
-
-static void *cpu_memory_allocate(size_t size, size_t alignment) {
-  if (cpu_memory_uses_mmap(size)) {
-    return cpu_memory_map_aligned(size, alignment);
-  }
-  void *pointer = NULL;
-  if (posix_memalign(&pointer, alignment, size) != 0) return NULL;
-  return pointer;
-}
-
-static void cpu_memory_release(void *allocation, size_t size) {
-  if (!allocation) return;
-  if (cpu_memory_uses_mmap(size)) {
-    munmap(allocation, cpu_memory_mapped_length(size));
-  } else {
-    free(allocation);
-  }
-}
 
 static cpu_memory *cpu_memory_new(mux_allocator_info_t allocator, size_t size,
                                   uint32_t properties) {
@@ -97,7 +42,7 @@ mux_result_t cpuAllocateMemory(mux_device_t device, size_t size, uint32_t heap,
 
   cpu_memory *memory = cpu_memory_new(allocator_info, size, memory_properties);
   if (!memory) return mux_error_out_of_memory;
-  memory->allocation = cpu_memory_allocate(size, align);
+  memory->allocation = device_heap_allocate(size, align, &memory->block);
   if (!memory->allocation) {
     cpu_free(allocator_info, memory);
     return mux_error_out_of_memory;
@@ -126,7 +71,7 @@ void cpuFreeMemory(mux_device_t device, mux_memory_t memory,
                    mux_allocator_info_t allocator_info) {
   (void)device;
   cpu_memory *cpu = (cpu_memory *)memory;
-  cpu_memory_release(cpu->allocation, (size_t)cpu->base.size);
+  device_heap_release(cpu->allocation, &cpu->block);
   cpu->base.id = 0;
   cpu_free(allocator_info, cpu);
 }
