@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "cpu.h"
+
+static cpu_fault no_fault; /* these loops never fault */
 #include "mux_test.h"
 
 #define MAX_SLOTS 1025
@@ -105,7 +107,8 @@ static uint64_t run_loop(struct cpu_pool *pool, uint64_t total, uint64_t chunk,
                          unsigned sleep_us) {
   loop_record *record = record_new(total, chunk, cpu_pool_slots(pool));
   record->sleep_us = sleep_us;
-  cpu_pool_parallel_for(pool, total, chunk, record_range, record);
+  CHECK(cpu_pool_parallel_for(pool, total, chunk, record_range, record,
+                              &no_fault));
   uint64_t errors = record_errors(record);
   if (errors) {
     fprintf(stderr, "loop total=%llu chunk=%llu: %llu error(s)\n",
@@ -136,7 +139,8 @@ static void test_visibility(struct cpu_pool *pool) {
     loop_record *record = record_new(total, 13, cpu_pool_slots(pool));
     record->plain = calloc(total, sizeof(uint64_t));
     REQUIRE(record->plain);
-    cpu_pool_parallel_for(pool, total, 13, record_range, record);
+    CHECK(cpu_pool_parallel_for(pool, total, 13, record_range, record,
+                                &no_fault));
     for (uint64_t i = 0; i < total; i++) {
       if (record->plain[i] != i * 3 + 1) wrong++;
     }
@@ -151,7 +155,7 @@ static void test_many_small_loops(struct cpu_pool *pool) {
   loop_record *record = record_new(8, 1, cpu_pool_slots(pool));
   for (int round = 0; round < 20000; round++) {
     for (int i = 0; i < 8; i++) atomic_store(&record->runs[i], 0);
-    cpu_pool_parallel_for(pool, 8, 1, record_range, record);
+    CHECK(cpu_pool_parallel_for(pool, 8, 1, record_range, record, &no_fault));
     errors += record_errors(record);
     if (round % 1000 == 999) usleep(200); /* let workers fall asleep */
   }
@@ -194,7 +198,7 @@ static void test_local_memory(struct cpu_pool *pool) {
   CHECK(size == expected);
   CHECK(size >= 32 * 1024);
   local_check check = {size, 0};
-  cpu_pool_parallel_for(pool, 24, 1, touch_local, &check);
+  CHECK(cpu_pool_parallel_for(pool, 24, 1, touch_local, &check, &no_fault));
   CHECK(atomic_load(&check.bad) == 0);
 }
 
@@ -261,8 +265,8 @@ static void check_pinning(struct cpu_pool *pool) {
   affinity_record *record = calloc(1, sizeof(*record));
   REQUIRE(record);
   record->workers = workers;
-  cpu_pool_parallel_for(pool, 20 * (uint64_t)(workers + 1), 1, record_affinity,
-                        record);
+  CHECK(cpu_pool_parallel_for(pool, 20 * (uint64_t)(workers + 1), 1,
+                              record_affinity, record, &no_fault));
   int all_seen = 1, empty = 0, overlapping = 0, wide = 0;
   for (unsigned i = 0; i < workers; i++) {
     if (!atomic_load(&record->seen[i])) {
@@ -295,7 +299,7 @@ static void test_three_workers(void) {
   /* Sleeping items leave every thread time to claim some. */
   loop_record *record = record_new(200, 1, cpu_pool_slots(pool));
   record->sleep_us = 1000;
-  cpu_pool_parallel_for(pool, 200, 1, record_range, record);
+  CHECK(cpu_pool_parallel_for(pool, 200, 1, record_range, record, &no_fault));
   CHECK(record_errors(record) == 0);
   CHECK(record_slots_seen(record) == 4);
   /* Four different kernel threads behind the four slots. */

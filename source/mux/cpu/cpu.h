@@ -74,11 +74,34 @@ void cpu_pool_destroy(struct cpu_pool *pool, mux_allocator_info_t allocator);
 /* Threads able to run loop items, the calling thread included. */
 unsigned cpu_pool_slots(const struct cpu_pool *pool);
 size_t cpu_pool_local_memory_size(const struct cpu_pool *pool);
+/* A fault raised by code run under cpu_fault_run (fault.c). */
+typedef struct cpu_fault {
+  int signal;    /* SIGSEGV, SIGBUS, SIGFPE or SIGILL */
+  void *address; /* the faulting address (or instruction) */
+} cpu_fault;
+
 /* Runs fn over [0, total) in chunks of `chunk` items taken from an atomic
  * counter; the caller takes chunks too and returns when all have run.
- * Callers from several threads are served one loop at a time. */
-void cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
-                           uint64_t chunk, cpu_range_fn fn, void *context);
+ * Callers from several threads are served one loop at a time. A fault in
+ * fn stops the loop (chunks not yet taken are skipped) and returns false
+ * with the first fault in *fault. */
+bool cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
+                           uint64_t chunk, cpu_range_fn fn, void *context,
+                           cpu_fault *fault);
+
+/* ---- Faults in kernel code (fault.c) ------------------------------------ */
+
+/* Installs the handlers of SIGSEGV, SIGBUS, SIGFPE and SIGILL, once; they
+ * pass on every signal not raised under cpu_fault_run. */
+void cpu_fault_install(void);
+/* fn(context, begin, end, slot, local_memory); false, with *fault filled
+ * in, when it faulted (it was abandoned where it faulted). */
+bool cpu_fault_run(cpu_range_fn fn, void *context, uint64_t begin, uint64_t end,
+                   unsigned slot, uint8_t *local_memory, cpu_fault *fault);
+/* An alternate signal stack for the calling thread, so that a kernel
+ * overflowing its stack is caught too; pass the result to leave. */
+void *cpu_fault_thread_enter(void);
+void cpu_fault_thread_leave(void *stack);
 
 /* ---- Memory and buffers (memory.c, buffer.c) ---------------------------- */
 

@@ -17,6 +17,9 @@
  * of the pool's range function copies the block into its slot's copy and
  * writes the pointers in. Slots never run two ranges at once (the pool
  * serves one loop at a time), so the copies need no locking. */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cpu.h"
@@ -552,6 +555,42 @@ static void run_work_groups(void *context, uint64_t begin, uint64_t end,
   cpu_fp_env_leave(fp_env);
 }
 
+/* One line on stderr: the kernel, the signal, the address and, when it
+ * lies within 64 KiB of a buffer argument (its padding and the guard page
+ * after it, device_heap.c), that argument and the offset from the
+ * buffer's start. */
+static void report_fault(const cpu_ndrange *ndrange, const cpu_fault *fault) {
+  const char *what = fault->signal == SIGSEGV  ? "SIGSEGV"
+                     : fault->signal == SIGBUS ? "SIGBUS"
+                     : fault->signal == SIGFPE ? "SIGFPE"
+                                               : "SIGILL";
+  char near[160] = "";
+  const uint8_t *address = fault->address;
+  const uint64_t window = 64 << 10;
+  for (uint64_t i = 0; i < ndrange->descriptors_length; i++) {
+    const mux_descriptor_info_t *d = &ndrange->descriptors[i];
+    if (d->type != mux_descriptor_info_type_buffer) continue;
+    const cpu_buffer *buffer = (const cpu_buffer *)d->buffer_descriptor.buffer;
+    if (!buffer || !buffer->data) continue;
+    const uint8_t *start = buffer->data + d->buffer_descriptor.offset;
+    uint64_t size = buffer->size - d->buffer_descriptor.offset;
+    if (address + window < start || address >= start + size + window) continue;
+    snprintf(near, sizeof near,
+             ", %s argument %" PRIu64 " (a buffer of %" PRIu64
+             " bytes) at offset %" PRId64,
+             address < start + size && address >= start ? "in" : "near", i,
+             size, (int64_t)(address - start));
+    break;
+  }
+  char where[40] = "an address the CPU does not report";
+  if (fault->address)
+    snprintf(where, sizeof where, "address %p", fault->address);
+  fprintf(stderr,
+          "clmux: kernel %s: %s at %s%s; its NDRange was abandoned and its "
+          "event fails\n",
+          ndrange->kernel->name, what, where, near);
+}
+
 mux_result_t cpu_ndrange_run(cpu_device *device, const cpu_ndrange *ndrange) {
   uint64_t total =
       ndrange->num_groups[0] * ndrange->num_groups[1] * ndrange->num_groups[2];
@@ -562,7 +601,11 @@ mux_result_t cpu_ndrange_run(cpu_device *device, const cpu_ndrange *ndrange) {
   /* Several chunks per slot balance uneven groups; at least one group. */
   uint64_t chunk = total / ((uint64_t)slots * 8);
   if (chunk == 0) chunk = 1;
-  cpu_pool_parallel_for(device->pool, total, chunk, run_work_groups,
-                        (void *)ndrange);
+  cpu_fault fault;
+  if (!cpu_pool_parallel_for(device->pool, total, chunk, run_work_groups,
+                             (void *)ndrange, &fault)) {
+    report_fault(ndrange, &fault);
+    return mux_error_failure;
+  }
   return mux_success;
 }

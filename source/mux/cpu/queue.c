@@ -194,6 +194,8 @@ static bool cpu_executor_spin(cpu_queue *queue) {
 
 static void *cpu_executor_main(void *argument) {
   cpu_queue *queue = argument;
+  /* It runs a share of each NDRange: its faults are kernels' faults too. */
+  void *signal_stack = cpu_fault_thread_enter();
   pthread_mutex_lock(&queue->lock);
   for (;;) {
     cpu_dispatch *dispatch = cpu_queue_pop_ready(queue);
@@ -221,6 +223,7 @@ static void *cpu_executor_main(void *argument) {
     queue->idle_executors--;
   }
   pthread_mutex_unlock(&queue->lock);
+  cpu_fault_thread_leave(signal_stack);
   return NULL;
 }
 

@@ -63,6 +63,10 @@ struct cpu_pool {
   _Alignas(64) _Atomic uint64_t next_chunk;
   _Alignas(64) atomic_uint left; /* futex: +1 when the last worker leaves */
   atomic_uint caller_sleeping;
+  /* The loop's first fault, published by setting `faulted`. */
+  _Alignas(64) atomic_bool faulted;
+  atomic_bool fault_written;
+  cpu_fault fault;
 
   cpu_worker worker[];
 };
@@ -153,6 +157,17 @@ static void cpu_leave_loop(struct cpu_pool *pool) {
   }
 }
 
+/* The first fault of the loop is kept; the chunks nobody took yet are
+ * skipped (the counter runs out at once). */
+static void cpu_record_fault(struct cpu_pool *pool, const cpu_fault *fault) {
+  atomic_store_explicit(&pool->next_chunk, pool->chunks, memory_order_relaxed);
+  bool no = false;
+  if (atomic_compare_exchange_strong(&pool->faulted, &no, true)) {
+    pool->fault = *fault;
+    atomic_store_explicit(&pool->fault_written, true, memory_order_release);
+  }
+}
+
 static void cpu_run_chunks(struct cpu_pool *pool, unsigned slot) {
   uint8_t *local_memory = pool->local_memory + slot * pool->slot_stride;
   const uint64_t total = pool->total;
@@ -166,7 +181,12 @@ static void cpu_run_chunks(struct cpu_pool *pool, unsigned slot) {
     if (index >= chunks) return;
     uint64_t begin = index * chunk;
     uint64_t end = total - begin > chunk ? begin + chunk : total;
-    pool->fn(pool->context, begin, end, slot, local_memory);
+    cpu_fault fault;
+    if (!cpu_fault_run(pool->fn, pool->context, begin, end, slot, local_memory,
+                       &fault)) {
+      cpu_record_fault(pool, &fault);
+      return;
+    }
   }
 }
 
@@ -175,10 +195,14 @@ static void *cpu_worker_main(void *argument) {
   struct cpu_pool *pool = self->pool;
   pthread_setname_np(pthread_self(), "clmux-worker");
   cpu_bind_worker_thread(self->index, pool->workers);
+  void *signal_stack = cpu_fault_thread_enter();
   unsigned seen = 0; /* the pool starts at generation 0 */
   for (;;) {
     seen = cpu_wait_for_loop(pool, seen);
-    if (atomic_load_explicit(&pool->stop, memory_order_acquire)) return NULL;
+    if (atomic_load_explicit(&pool->stop, memory_order_acquire)) {
+      cpu_fault_thread_leave(signal_stack);
+      return NULL;
+    }
     if (cpu_join_loop(pool, seen)) {
       cpu_run_chunks(pool, self->index);
       cpu_leave_loop(pool);
@@ -233,6 +257,9 @@ struct cpu_pool *cpu_pool_create(mux_allocator_info_t allocator) {
   atomic_init(&pool->next_chunk, 0);
   atomic_init(&pool->left, 0);
   atomic_init(&pool->caller_sleeping, 0);
+  atomic_init(&pool->faulted, false);
+  atomic_init(&pool->fault_written, false);
+  cpu_fault_install();
 
   /* Local memory is device data, so it is mapped rather than taken from the
    * user's allocator; whole pages per slot keep slots off each other's
@@ -303,20 +330,24 @@ size_t cpu_pool_local_memory_size(const struct cpu_pool *pool) {
   return pool ? pool->local_memory_size : 0;
 }
 
-void cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
-                           uint64_t chunk, cpu_range_fn fn, void *context) {
-  if (total == 0) return;
+bool cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
+                           uint64_t chunk, cpu_range_fn fn, void *context,
+                           cpu_fault *fault) {
+  if (total == 0) return true;
   if (chunk == 0) chunk = 1;
   const unsigned caller_slot = pool->workers;
   pthread_mutex_lock(&pool->call_lock);
 
   /* One chunk: waking workers would only add latency. */
   if (total <= chunk || pool->workers == 0) {
-    fn(context, 0, total, caller_slot,
-       pool->local_memory + caller_slot * pool->slot_stride);
+    bool ran = cpu_fault_run(
+        fn, context, 0, total, caller_slot,
+        pool->local_memory + caller_slot * pool->slot_stride, fault);
     pthread_mutex_unlock(&pool->call_lock);
-    return;
+    return ran;
   }
+  atomic_store_explicit(&pool->faulted, false, memory_order_relaxed);
+  atomic_store_explicit(&pool->fault_written, false, memory_order_relaxed);
 
   pool->fn = fn;
   pool->context = context;
@@ -344,7 +375,11 @@ void cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
     cpu_wait_for_workers(pool);
     expected = open;
   }
+  /* Everyone has left: a fault recorded is complete (acquire above). */
+  bool ran = !atomic_load_explicit(&pool->fault_written, memory_order_acquire);
+  if (!ran) *fault = pool->fault;
   pthread_mutex_unlock(&pool->call_lock);
+  return ran;
 }
 
 /* ---- The floating-point environment of work-groups ----------------------*/
