@@ -5,7 +5,6 @@
  * process (this test executes itself with the binary in a file): two
  * kernels, one of them calling math builtins of float and double (SLEEF
  * underneath), whose results there must equal the first process's. */
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cl_test.h"
@@ -293,16 +292,7 @@ static void test_other_process(const char *self) {
   CHECK_INT(1, fwrite(d, sizeof d, 1, file));
   fclose(file);
   free(bytes);
-  fflush(NULL);
-  pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    execl(self, self, "--child", path, (char *)NULL);
-    _exit(127);
-  }
-  int wait_status = 0;
-  CHECK(waitpid(pid, &wait_status, 0) == pid);
-  CHECK(WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0);
+  CHECK(cl_test_run_child(self, path));
   unlink(path);
   unlink(out_path);
 }

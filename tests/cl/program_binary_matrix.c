@@ -14,7 +14,6 @@
  * object linked elsewhere, a library linked elsewhere, and an executable
  * made of linked objects. */
 #include <stdbool.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cl_test.h"
@@ -232,17 +231,16 @@ static const program_case cases[] = {
 
 static cl_program from_source(const char *source, const char *options,
                               bool compile_only) {
+  if (!compile_only) return cl_test_build(context, device, source, options);
   cl_int error = CL_SUCCESS;
   cl_program program =
       clCreateProgramWithSource(context, 1, &source, NULL, &error);
   REQUIRE(error == CL_SUCCESS);
-  error = compile_only
-              ? clCompileProgram(program, 1, &device, options, 0, NULL, NULL,
-                                 NULL, NULL)
-              : clBuildProgram(program, 1, &device, options, NULL, NULL);
+  error =
+      clCompileProgram(program, 1, &device, options, 0, NULL, NULL, NULL, NULL);
   if (error != CL_SUCCESS) {
     char *log = cl_test_build_log(program, device);
-    fprintf(stderr, "build failed (%d): %s\n", error, log);
+    fprintf(stderr, "compile failed (%d): %s\n", error, log);
     free(log);
   }
   REQUIRE(error == CL_SUCCESS);
@@ -424,16 +422,7 @@ static void first_process(const char *self) {
     write_file(dir, cases[i].name, "out", out, sizeof out);
     clReleaseProgram(program);
   }
-  fflush(NULL);
-  pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    execl(self, self, "--child", dir, (char *)NULL);
-    _exit(127);
-  }
-  int status = 0;
-  CHECK(waitpid(pid, &status, 0) == pid);
-  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  CHECK(cl_test_run_child(self, dir));
   char command[600];
   snprintf(command, sizeof command, "rm -rf %s", dir);
   CHECK_INT(0, system(command));

@@ -9,9 +9,12 @@
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -90,6 +93,21 @@ static inline cl_program cl_test_build(cl_context context, cl_device_id device,
   }
   REQUIRE(error == CL_SUCCESS);
   return program;
+}
+
+/* Runs this test again as `self --child argument` (a second process that
+ * starts from files the first one wrote); whether it exited 0. */
+static inline bool cl_test_run_child(const char *self, const char *argument) {
+  fflush(NULL);
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    execl(self, self, "--child", argument, (char *)NULL);
+    _exit(127);
+  }
+  int status = 0;
+  return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+         WEXITSTATUS(status) == 0;
 }
 
 #endif /* CLMUX_TESTS_CL_TEST_H */
