@@ -395,6 +395,9 @@ cc_module *clx_program_use_link_input(cl_program program);
 /* Counts one module user (kernel object or link) less; the last one frees
  * retired modules. */
 void clx_program_module_released(cl_program program);
+/* Returns the C heap's free pages to the system after a compile
+ * (heap_release.c). */
+void clx_heap_release(void);
 
 typedef struct clx_kernel_arg {
   bool set;

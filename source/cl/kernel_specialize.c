@@ -95,6 +95,7 @@ static clx_specialization *build(cl_kernel kernel,
       cc_module_specialize(kernel->program->module, kernel->name, local_size,
                            &binary, &size, reason);
   made->error = error_of(result);
+  clx_heap_release();
   if (made->error != CL_SUCCESS) return made;
   mux_device_t device = kernel->program->devices[0]->mux_device;
   if (muxCreateExecutable(device, binary, size, clx_allocator,

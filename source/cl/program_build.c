@@ -181,6 +181,7 @@ static cl_int run_job(build_job *job) {
                                                     : CL_BUILD_ERROR,
                         job->options, log);
   job->options = NULL;
+  clx_heap_release();
   return job_error(job->kind, result);
 }
 
