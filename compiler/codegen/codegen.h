@@ -168,6 +168,12 @@ cc_status cc_binary_write(const cc_binary_kernel *kernels, uint32_t count,
 typedef struct cc_kernel_request {
   const char *name;
   uint32_t local_size[3]; /* as for cc_codegen_work_group */
+  /* CLMUX_BOUNDS_CHECK: every access to __global, __constant and __local
+   * memory is checked; the function then takes, after the kernel's
+   * arguments (at the next multiple of 8), the address of a
+   * cpu_bounds_record (work_group_abi.h) that the caller fills with each
+   * argument's extent and reads after the launch. */
+  bool bounds_check;
 } cc_kernel_request;
 
 /* Generates, links, optimizes and emits `count` work-group functions of

@@ -126,11 +126,13 @@ typedef struct cc_work_group_facts {
 } cc_work_group_facts;
 
 /* cc_codegen_work_group, also telling what the function needs (`facts`
- * may be NULL). */
+ * may be NULL); with `bounds_check`, the kernel's accesses are checked
+ * (bounds_check.c) and it takes the record's address after its
+ * arguments. */
 cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
                               const uint32_t local_size[3], const char *symbol,
-                              LLVMModuleRef *out, cc_work_group_facts *facts,
-                              cc_log *log);
+                              bool bounds_check, LLVMModuleRef *out,
+                              cc_work_group_facts *facts, cc_log *log);
 
 /* ---- OpenCL vector types split for the vectorizer (scalarize.c) ---- */
 
@@ -273,5 +275,21 @@ LLVMValueRef cc_recompute(LLVMBuilderRef builder, const LLVMValueRef *slots,
 bool cc_slot_liveness(LLVMValueRef function, const LLVMValueRef *slots,
                       unsigned slot_count, const LLVMBasicBlockRef *queries,
                       unsigned query_count, uint64_t *live);
+
+/* ---- CLMUX_BOUNDS_CHECK (bounds_check.c) ---- */
+
+/* Appends the hidden argument of a bounds-checked kernel: 8 bytes, the
+ * address of its cpu_bounds_record (work_group_abi.h). */
+bool cc_add_bounds_record_arg(cc_kernel_info *info);
+/* Checks every access of `body` to __global, __constant or __local memory
+ * based on one of its first `user_args` parameters where `checkable` (a
+ * buffer or __local pointer, not an image) or on a __local or __constant
+ * variable, against that object's extent: out of bounds it is not
+ * performed (a load gives 0) and is reported into the record `record`
+ * points to, with the work-item's `global_id`. Returns how many accesses
+ * it checks, or -1 when out of memory. */
+long cc_add_bounds_checks(LLVMModuleRef module, LLVMValueRef body,
+                          unsigned user_args, const bool *checkable,
+                          LLVMValueRef record, LLVMValueRef global_id[3]);
 
 #endif /* CLMUX_COMPILER_CODEGEN_INTERNAL_H */

@@ -87,6 +87,8 @@ static LLVMValueRef make_body(LLVMModuleRef module, LLVMValueRef kernel,
   LLVMTypeRef i64 = LLVMInt64TypeInContext(context);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
   unsigned n = info->arg_count;
+  /* A bounds-checked kernel has one argument more than its source. */
+  unsigned own = LLVMCountParams(kernel);
   unsigned byval_kind = LLVMGetEnumAttributeKindForName("byval", 5);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
   LLVMTypeRef *types = calloc(n + 8, sizeof *types);
@@ -97,6 +99,10 @@ static LLVMValueRef make_body(LLVMModuleRef module, LLVMValueRef kernel,
     return NULL;
   }
   for (unsigned i = 0; i < n; i++) {
+    if (i >= own) {
+      types[i] = ptr;
+      continue;
+    }
     LLVMAttributeRef byval = LLVMGetEnumAttributeAtIndex(
         kernel, (LLVMAttributeIndex)(i + 1), byval_kind);
     by_pointer[i] = byval != NULL;
@@ -126,7 +132,7 @@ static LLVMValueRef make_body(LLVMModuleRef module, LLVMValueRef kernel,
   LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
   LLVMPositionBuilderBefore(
       builder, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(body)));
-  for (unsigned i = 0; i < n; i++) {
+  for (unsigned i = 0; i < own; i++) {
     LLVMValueRef value = LLVMGetParam(body, i);
     if (by_pointer[i]) {
       /* The kernel may write its copy; the block is shared. */
@@ -228,11 +234,37 @@ static bool has_local_pointer_arg(const cc_kernel_info *info) {
 
 /* The kernel's body with its __local variables lowered; for a kernel with
  * barriers, its step function with the number of regions. */
+/* CLMUX_BOUNDS_CHECK: the checks go into the body, which then reaches the
+ * record through its last kernel argument. */
+static cc_status check_bounds(LLVMModuleRef module, LLVMValueRef kernel,
+                              LLVMValueRef body, const cc_kernel_info *info) {
+  unsigned own = info->arg_count - 1;
+  bool *checkable = calloc(own + 1, sizeof *checkable);
+  if (!checkable) return cc_error_out_of_memory;
+  cc_image_args(kernel, checkable);
+  for (unsigned i = 0; i < own; i++) {
+    checkable[i] = info->args[i].kind != cc_arg_value && !checkable[i];
+  }
+  LLVMValueRef global_id[3];
+  for (unsigned d = 0; d < 3; d++) {
+    global_id[d] = LLVMGetParam(body, info->arg_count + 4 + d);
+  }
+  long checked = cc_add_bounds_checks(module, body, own, checkable,
+                                      LLVMGetParam(body, own), global_id);
+  free(checkable);
+  if (checked < 0) return cc_error_out_of_memory;
+  if (getenv("CLMUX_DEBUG")) {
+    fprintf(stderr, "clmux: kernel %s: %ld accesses bounds-checked\n",
+            LLVMGetValueName2(kernel, &(size_t){0}), checked);
+  }
+  return cc_success;
+}
+
 static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
                             const cc_kernel_info *info, bool *by_pointer,
-                            const uint32_t local_size[3], LLVMValueRef *body,
-                            unsigned *regions, clone_result *result,
-                            cc_log *log) {
+                            const uint32_t local_size[3], bool bounds_check,
+                            LLVMValueRef *body, unsigned *regions,
+                            clone_result *result, cc_log *log) {
   cc_local_layout layout;
   if (cc_local_layout_of(module, kernel, &layout) != cc_success) {
     return cc_fail(log, cc_error_out_of_memory, "no memory");
@@ -249,6 +281,15 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
               : NULL;
   if (status == cc_success && !*body) {
     status = cc_fail(log, cc_error_out_of_memory, "no memory");
+  }
+  /* Clang keeps the arguments in stack slots at first: in registers, each
+   * address shows the argument it is based on. */
+  if (status == cc_success && bounds_check) {
+    status = cc_run_passes(module, "function(sroa)", log);
+  }
+  if (status == cc_success && bounds_check) {
+    status = check_bounds(module, kernel, *body, info);
+    if (status != cc_success) cc_fail(log, status, "no memory");
   }
   if (status == cc_success) {
     LLVMGlobalClearMetadata(kernel);
@@ -318,8 +359,8 @@ static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
 static cc_status build_in_clone(LLVMModuleRef module, const char *name,
                                 const cc_kernel_info *info,
                                 const uint32_t local_size[3],
-                                const char *symbol, clone_result *result,
-                                cc_log *log) {
+                                const char *symbol, bool bounds_check,
+                                clone_result *result, cc_log *log) {
   LLVMValueRef kernel = cc_find_kernel(module, name);
   /* A program's other kernels and the builtins only they call would be
    * inlined, cleaned and scanned for nothing: each step below costs in
@@ -333,7 +374,7 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   LLVMValueRef body = NULL;
   unsigned regions = 0;
   cc_status status = shape_body(module, kernel, info, by_pointer, local_size,
-                                &body, &regions, result, log);
+                                bounds_check, &body, &regions, result, log);
 
   /* Private arrays that stay in memory would be shared by the work-items
    * of one vector: then let the vectorizer check dependences itself. A
@@ -412,13 +453,14 @@ cc_status cc_codegen_work_group(LLVMModuleRef source, const char *name,
                                 const uint32_t local_size[3],
                                 const char *symbol, LLVMModuleRef *out,
                                 cc_log *log) {
-  return cc_build_work_group(source, name, local_size, symbol, out, NULL, log);
+  return cc_build_work_group(source, name, local_size, symbol, false, out, NULL,
+                             log);
 }
 
 cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
                               const uint32_t local_size[3], const char *symbol,
-                              LLVMModuleRef *out, cc_work_group_facts *facts,
-                              cc_log *log) {
+                              bool bounds_check, LLVMModuleRef *out,
+                              cc_work_group_facts *facts, cc_log *log) {
   *out = NULL;
   if (!symbol || !*symbol || LLVMGetNamedFunction(source, symbol) ||
       LLVMGetNamedGlobal(source, symbol)) {
@@ -429,12 +471,19 @@ cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
   cc_kernel_info info;
   cc_status status = cc_codegen_kernel_info(source, name, &info, log);
   if (status != cc_success) return status;
+  if (status == cc_success && bounds_check &&
+      !cc_add_bounds_record_arg(&info)) {
+    status = cc_fail(log, cc_error_out_of_memory, "no memory");
+  }
   uint32_t chosen[3];
-  status = choose_local_size(&info, local_size, chosen, name, log);
+  if (status == cc_success) {
+    status = choose_local_size(&info, local_size, chosen, name, log);
+  }
   if (status == cc_success) {
     LLVMModuleRef module = LLVMCloneModule(source);
     clone_result result = {0, 0, 0, false};
-    status = build_in_clone(module, name, &info, chosen, symbol, &result, log);
+    status = build_in_clone(module, name, &info, chosen, symbol, bounds_check,
+                            &result, log);
     if (status != cc_success && log && getenv("CLMUX_DEBUG")) {
       fprintf(stderr, "clmux: kernel %s: %s\n", name, log->text);
     }

@@ -143,6 +143,8 @@ static const cc_flag_option cc_flag_options[] = {
     {"-cl-single-precision-constant", CC_OPTION_SINGLE_PRECISION_CONST, true},
     {"-cl-strict-aliasing", CC_OPTION_STRICT_ALIASING, false},
     {"-cl-kernel-arg-info", CC_OPTION_KERNEL_ARG_INFO, false},
+    /* clmux's own: CLMUX_BOUNDS_CHECK for one program. */
+    {"-clmux-bounds-check", CC_OPTION_BOUNDS_CHECK, false},
 };
 
 void cc_build_options_free(cc_build_options *options) {

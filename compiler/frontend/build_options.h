@@ -8,18 +8,20 @@
 
 /* What later stages may need to know beyond the Clang arguments. */
 enum {
-  CC_OPTION_OPT_DISABLE = 1u << 0,          /* -cl-opt-disable */
-  CC_OPTION_MAD_ENABLE = 1u << 1,           /* -cl-mad-enable */
-  CC_OPTION_FAST_RELAXED_MATH = 1u << 2,    /* -cl-fast-relaxed-math */
-  CC_OPTION_FINITE_MATH_ONLY = 1u << 3,     /* -cl-finite-math-only */
-  CC_OPTION_NO_SIGNED_ZEROS = 1u << 4,      /* -cl-no-signed-zeros */
-  CC_OPTION_UNSAFE_MATH = 1u << 5,          /* -cl-unsafe-math-optimizations */
-  CC_OPTION_DENORMS_ARE_ZERO = 1u << 6,     /* -cl-denorms-are-zero */
-  CC_OPTION_SINGLE_PRECISION_CONST = 1u << 7, /* -cl-single-precision-constant */
+  CC_OPTION_OPT_DISABLE = 1u << 0,       /* -cl-opt-disable */
+  CC_OPTION_MAD_ENABLE = 1u << 1,        /* -cl-mad-enable */
+  CC_OPTION_FAST_RELAXED_MATH = 1u << 2, /* -cl-fast-relaxed-math */
+  CC_OPTION_FINITE_MATH_ONLY = 1u << 3,  /* -cl-finite-math-only */
+  CC_OPTION_NO_SIGNED_ZEROS = 1u << 4,   /* -cl-no-signed-zeros */
+  CC_OPTION_UNSAFE_MATH = 1u << 5,       /* -cl-unsafe-math-optimizations */
+  CC_OPTION_DENORMS_ARE_ZERO = 1u << 6,  /* -cl-denorms-are-zero */
+  CC_OPTION_SINGLE_PRECISION_CONST = 1u
+                                     << 7,  /* -cl-single-precision-constant */
   CC_OPTION_STRICT_ALIASING = 1u << 8,      /* -cl-strict-aliasing */
   CC_OPTION_KERNEL_ARG_INFO = 1u << 9,      /* -cl-kernel-arg-info */
   CC_OPTION_NO_WARNINGS = 1u << 10,         /* -w */
   CC_OPTION_WARNINGS_ARE_ERRORS = 1u << 11, /* -Werror */
+  CC_OPTION_BOUNDS_CHECK = 1u << 12,        /* -clmux-bounds-check */
 };
 
 typedef struct cc_build_options {

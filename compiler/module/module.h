@@ -21,7 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "frontend.h" /* cc_header */
+#include "frontend.h"       /* cc_header */
+#include "work_group_abi.h" /* cpu_bounds_record */
 
 typedef struct cc_module cc_module;
 
@@ -176,6 +177,13 @@ cc_module_result cc_module_specialize(cc_module *module, const char *name,
                                       const uint32_t local_size[3],
                                       const void **binary, size_t *size,
                                       const char **reason);
+
+/* Whether the containers cc_module_specialize builds for this module check
+ * their kernels' accesses: built with -clmux-bounds-check, or
+ * CLMUX_BOUNDS_CHECK=1 in the environment (read once per process). Their
+ * work-group functions then take a cpu_bounds_record's address after the
+ * kernel's arguments (work_group_abi.h). */
+bool cc_module_checks_bounds(const cc_module *module);
 
 /* How many containers this module has built (cache misses), for tests. */
 size_t cc_module_build_count(cc_module *module);

@@ -6,7 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build_options.h"
 #include "internal.h"
+
+static bool bounds_check;
+
+static void read_bounds_check(void) {
+  const char *value = getenv("CLMUX_BOUNDS_CHECK");
+  bounds_check = value && strcmp(value, "1") == 0;
+}
 
 static cc_module_result from_status(cc_status status) {
   switch (status) {
@@ -25,6 +33,12 @@ static cc_module_result from_status(cc_status status) {
       break;
   }
   return CC_MODULE_INTERNAL_ERROR;
+}
+
+bool cc_module_checks_bounds(const cc_module *module) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, read_bounds_check);
+  return bounds_check || (module->flags & CC_OPTION_BOUNDS_CHECK);
 }
 
 /* Below this many kernels, copying the whole program per build is cheaper
@@ -83,7 +97,8 @@ static void build(cc_module *module, cc_spec *spec) {
   if (status == cc_success && !cached) {
     cc_kernel_request request = {
         kernel->name,
-        {spec->local_size[0], spec->local_size[1], spec->local_size[2]}};
+        {spec->local_size[0], spec->local_size[1], spec->local_size[2]},
+        cc_module_checks_bounds(module)};
     status = cc_codegen_build(module->target,
                               kernel_source(module, spec->kernel), &request, 1,
                               &spec->binary, &spec->size, NULL, &log);

@@ -399,6 +399,14 @@ void clx_program_module_released(cl_program program);
  * (heap_release.c). */
 void clx_heap_release(void);
 
+/* CLMUX_BOUNDS_CHECK (kernel_bounds.c): the descriptor of a launch's
+ * bounds record, filled from the kernel's arguments (its lock held); false
+ * without memory. clx_bounds_record_done, run when the command completes,
+ * reports and frees it. */
+bool clx_bounds_record_new(cl_kernel kernel, mux_descriptor_info_t *out,
+                           void **record);
+void clx_bounds_record_done(void *record, cl_int status);
+
 typedef struct clx_kernel_arg {
   bool set;
   mux_descriptor_info_t descriptor;

@@ -180,12 +180,15 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
                              const size_t *offset, const size_t *global,
                              const size_t local[3]) {
   cl_uint num_args = kernel->num_args;
+  /* Compiled with bounds checks, the kernel takes one argument more. */
+  bool checked =
+      kernel->compiled && cc_module_checks_bounds(kernel->program->module);
   mux_descriptor_info_t *descriptors =
-      num_args ? malloc(num_args * sizeof *descriptors) : NULL;
-  if (num_args && !descriptors) return CL_OUT_OF_HOST_MEMORY;
+      malloc((num_args + 1) * sizeof *descriptors);
+  if (!descriptors) return CL_OUT_OF_HOST_MEMORY;
   mux_ndrange_options_t options = {0};
-  options.descriptors = descriptors;
-  options.descriptors_length = num_args;
+  options.descriptors_length = num_args + checked;
+  options.descriptors = options.descriptors_length ? descriptors : NULL;
   memcpy(options.local_size, local, sizeof options.local_size);
   options.global_offset = offset;
   options.global_size = global;
@@ -195,8 +198,23 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
   for (cl_uint i = 0; i < num_args; i++) {
     descriptors[i] = kernel->args[i].descriptor;
   }
+  void *record = NULL;
+  if (checked &&
+      !clx_bounds_record_new(kernel, &descriptors[num_args], &record)) {
+    pthread_mutex_unlock(&kernel->lock);
+    free(descriptors);
+    return CL_OUT_OF_HOST_MEMORY;
+  }
   mux_result_t result = muxCommandNDRange(
       enqueue->command_buffer, mux_kernel, options, 0, NULL, NULL);
+  if (record && (result != mux_success ||
+                 clx_enqueue_on_complete(enqueue, clx_bounds_record_done,
+                                         record) != CL_SUCCESS)) {
+    /* Not recorded, or recorded without its report: the command must not
+     * run with a record that is freed here. */
+    if (result == mux_success) result = mux_error_out_of_memory;
+    clx_bounds_record_done(record, CL_SUCCESS);
+  }
   if (result == mux_success) {
     clx_enqueue_hold(enqueue, CLX_OBJ(kernel));
     for (cl_uint i = 0; i < num_args; i++) {

@@ -16,7 +16,7 @@
  * checked against a host reference (OK / WRONG); a platform that cannot
  * build or run a kernel gets a line saying so, and the run goes on.
  * The rows of kernels whose work-items diverge are in cl_divergent.c.
- * Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME] [-k TEXT]
+ * Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME] [-k TEXT] [-b]
  *        (--help) */
 #include "cl_kernel.h"
 
@@ -33,12 +33,16 @@
 #define MAX_PLATFORMS 8
 
 static const char usage[] =
-    "Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME] [-k TEXT]\n"
+    "Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME] [-k TEXT] "
+    "[-b]\n"
     "  -n RUNS     timed launches per kernel, the median is shown (5)\n"
     "  -d DIVISOR  divide every problem size by DIVISOR (1), for quick runs\n"
     "  -p NAME     only platforms whose name contains NAME\n"
     "  -k TEXT     only benchmarks whose title contains TEXT (repeatable:\n"
     "              any of them)\n"
+    "  -b          also run clmux's kernels built with -clmux-bounds-check\n"
+    "              (CLMUX_BOUNDS_CHECK's checks) and show that time over\n"
+    "              the unchecked one (bc/plain)\n"
     "Runs on every platform the OpenCL ICD loader lists; to compare clmux\n"
     "with PoCL point OCL_ICD_VENDORS at a folder holding both .icd files.\n";
 
@@ -356,6 +360,25 @@ bool selected(const char *label) {
   return only_bench_count == 0;
 }
 
+/* -b: each row once more on clmux, built with -clmux-bounds-check: what
+ * the bounds-checked mode costs, as its time over the unchecked one. */
+static bool bounds_cost;
+
+static void run_bounds_checked(const platform *p, const bench *b,
+                               const measured *plain) {
+  char options[256];
+  snprintf(options, sizeof options, "%s -clmux-bounds-check",
+           b->options ? b->options : "");
+  bench checked = *b;
+  checked.options = options;
+  measured m = run_bench(p, &checked);
+  print_measured("clmux+bc", &checked, &m);
+  if (m.ok && plain->ok) {
+    printf("  %-10s %9s %11s %11s %11.2f\n", "bc/plain", "", "", "",
+           m.median_ms / plain->median_ms);
+  }
+}
+
 void run_everywhere(const bench *b) {
   if (!selected(b->label)) return;
   printf("%s\n", b->label);
@@ -363,6 +386,9 @@ void run_everywhere(const bench *b) {
   for (int i = 0; i < platform_count; i++) {
     m[i] = run_bench(&platforms[i], b);
     print_measured(platforms[i].name, b, &m[i]);
+    if (bounds_cost && platforms[i].is_clmux) {
+      run_bounds_checked(&platforms[i], b, &m[i]);
+    }
   }
   for (int i = 0; i < platform_count; i++) {
     if (!platforms[i].is_clmux) continue;
@@ -1153,6 +1179,8 @@ int main(int argc, char **argv) {
       runs = atoi(argv[++i]);
     } else if (!strcmp(argv[i], "-d") && i + 1 < argc) {
       divisor = (size_t)strtoul(argv[++i], NULL, 10);
+    } else if (!strcmp(argv[i], "-b")) {
+      bounds_cost = true;
     } else if (!strcmp(argv[i], "-p") && i + 1 < argc) {
       only = argv[++i];
     } else if (!strcmp(argv[i], "-k") && i + 1 < argc &&

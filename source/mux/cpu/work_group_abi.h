@@ -93,4 +93,29 @@ enum cpu_sampler_bits {
   cpu_sampler_filter_linear = 0x20
 };
 
+/* CLMUX_BOUNDS_CHECK: a kernel compiled with bounds checks takes one more
+ * argument after its own, 8 bytes: the address of this record, which the
+ * caller fills with the extent of each argument and reads once the NDRange
+ * is done. An access outside its argument's extent is not performed (a
+ * load gives 0); each is counted, and the first to claim the record leaves
+ * what it was. */
+typedef struct cpu_bounds_record {
+  uint64_t violations; /* accesses not performed (atomic) */
+  uint32_t claimed;    /* 0 until the first violation fills what follows */
+  uint32_t what;       /* the argument's index, or a cpu_bounds_object */
+  uint32_t write;      /* 1 for a store, an atomic or a memset/copy's target */
+  uint32_t reserved;
+  int64_t offset;        /* bytes from the start of the object */
+  uint64_t size;         /* bytes the access wanted */
+  uint64_t global_id[3]; /* of the work-item */
+  uint64_t extents[];    /* bytes each argument may reach: a buffer's
+                            size, a __local argument's; else 0 */
+} cpu_bounds_record;
+
+/* `what` for objects that are not arguments. */
+enum cpu_bounds_object {
+  cpu_bounds_local_variable = 0xfffffffeu,   /* a kernel's __local array */
+  cpu_bounds_constant_variable = 0xfffffffdu /* a program's __constant */
+};
+
 #endif /* CLMUX_CPU_WORK_GROUP_ABI_H */
