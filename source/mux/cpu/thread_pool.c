@@ -63,9 +63,9 @@ struct cpu_pool {
   _Alignas(64) _Atomic uint64_t next_chunk;
   _Alignas(64) atomic_uint left; /* futex: +1 when the last worker leaves */
   atomic_uint caller_sleeping;
-  /* The loop's first fault, published by setting `faulted`. */
+  /* The loop's first fault: claimed by setting `faulted`, complete once
+   * its thread has left the loop. */
   _Alignas(64) atomic_bool faulted;
-  atomic_bool fault_written;
   cpu_fault fault;
 
   cpu_worker worker[];
@@ -164,7 +164,6 @@ static void cpu_record_fault(struct cpu_pool *pool, const cpu_fault *fault) {
   bool no = false;
   if (atomic_compare_exchange_strong(&pool->faulted, &no, true)) {
     pool->fault = *fault;
-    atomic_store_explicit(&pool->fault_written, true, memory_order_release);
   }
 }
 
@@ -258,7 +257,6 @@ struct cpu_pool *cpu_pool_create(mux_allocator_info_t allocator) {
   atomic_init(&pool->left, 0);
   atomic_init(&pool->caller_sleeping, 0);
   atomic_init(&pool->faulted, false);
-  atomic_init(&pool->fault_written, false);
   cpu_fault_install();
 
   /* Local memory is device data, so it is mapped rather than taken from the
@@ -347,7 +345,6 @@ bool cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
     return ran;
   }
   atomic_store_explicit(&pool->faulted, false, memory_order_relaxed);
-  atomic_store_explicit(&pool->fault_written, false, memory_order_relaxed);
 
   pool->fn = fn;
   pool->context = context;
@@ -375,8 +372,9 @@ bool cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
     cpu_wait_for_workers(pool);
     expected = open;
   }
-  /* Everyone has left: a fault recorded is complete (acquire above). */
-  bool ran = !atomic_load_explicit(&pool->fault_written, memory_order_acquire);
+  /* Everyone has left, and a fault was recorded before its thread left
+   * (the close's acquire pairs with each leave): it is complete. */
+  bool ran = !atomic_load_explicit(&pool->faulted, memory_order_relaxed);
   if (!ran) *fault = pool->fault;
   pthread_mutex_unlock(&pool->call_lock);
   return ran;
