@@ -2,15 +2,14 @@
  * -cc1 argument list and the in-memory files, and calls the C++ shim. */
 #include "frontend.h"
 
-#include <pthread.h>
+#include <llvm-c/Core.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <llvm-c/Core.h>
-
 #include "build_options.h"
 #include "clang_shim.h"
+#include "compiler_threads.h"
 
 /* In-memory files live in a directory that cannot exist on disk, so a
  * quoted #include from the source finds the given headers first; it is
@@ -186,12 +185,6 @@ done:
   return result;
 }
 
-/* Clang recurses over the syntax tree: a long expression (say 60,000
- * terms in a macro) overflows an 8 MiB stack, in clang itself too. Each
- * compile therefore runs on a thread of its own with a large stack, which
- * costs address space only for the pages it touches. */
-#define CC_COMPILE_STACK_SIZE ((size_t)512 << 20)
-
 typedef struct cc_compile_job {
   LLVMContextRef context;
   const char *source;
@@ -204,12 +197,11 @@ typedef struct cc_compile_job {
   cc_frontend_result result;
 } cc_compile_job;
 
-static void *cc_compile_thread(void *arg) {
+static void cc_compile_job_run(void *arg) {
   cc_compile_job *job = arg;
   job->result = cc_compile_here(job->context, job->source, job->source_length,
                                 job->options, job->headers, job->num_headers,
                                 job->out_module, job->out_log);
-  return NULL;
 }
 
 cc_frontend_result cc_compile_opencl_c(LLVMContextRef context,
@@ -225,17 +217,7 @@ cc_frontend_result cc_compile_opencl_c(LLVMContextRef context,
   cc_compile_job job = {context,     source,     source_length, options,
                         headers,     num_headers, out_module,   out_log,
                         CC_FRONTEND_OUT_OF_MEMORY};
-  pthread_attr_t attr;
-  pthread_t thread;
-  bool threaded = false;
-  if (pthread_attr_init(&attr) == 0) {
-    threaded = pthread_attr_setstacksize(&attr, CC_COMPILE_STACK_SIZE) == 0 &&
-               pthread_create(&thread, &attr, cc_compile_thread, &job) == 0;
-    pthread_attr_destroy(&attr);
-  }
-  if (threaded)
-    pthread_join(thread, NULL);
-  else /* no thread to be had: compile here, with the caller's stack */
-    cc_compile_thread(&job);
+  /* On a thread with a stack deep enough for Clang (compiler_threads.c). */
+  cc_on_compiler_thread(cc_compile_job_run, &job);
   return job.result;
 }

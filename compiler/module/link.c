@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "build_options.h"
+#include "compiler_threads.h"
 #include "internal.h"
 
 typedef struct link_options {
@@ -167,9 +168,9 @@ static cc_module_result link_into(cc_module *module, cc_module *const *inputs,
   return cc_module_adopt(module, linked, log);
 }
 
-cc_module *cc_module_link(cc_module *const *inputs, size_t count,
-                          const char *options, char **log,
-                          cc_module_result *out) {
+static cc_module *link_here(cc_module *const *inputs, size_t count,
+                            const char *options, char **log,
+                            cc_module_result *out) {
   cc_text text = {0};
   cc_module_result result = CC_MODULE_SUCCESS;
   link_options parsed;
@@ -211,4 +212,26 @@ cc_module *cc_module_link(cc_module *const *inputs, size_t count,
     return NULL;
   }
   return module;
+}
+
+typedef struct link_call {
+  cc_module *const *inputs;
+  size_t count;
+  const char *options;
+  char **log;
+  cc_module_result *out;
+  cc_module *module;
+} link_call;
+
+static void link_call_run(void *data) {
+  link_call *c = data;
+  c->module = link_here(c->inputs, c->count, c->options, c->log, c->out);
+}
+
+cc_module *cc_module_link(cc_module *const *inputs, size_t count,
+                          const char *options, char **log,
+                          cc_module_result *out) {
+  link_call call = {inputs, count, options, log, out, NULL};
+  cc_on_compiler_thread(link_call_run, &call);
+  return call.module;
 }

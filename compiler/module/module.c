@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "build_options.h"
+#include "compiler_threads.h"
 #include "internal.h"
 
 void cc_text_add(cc_text *text, const char *format, ...) {
@@ -140,11 +141,10 @@ static void set_result(cc_module_result *out, cc_module_result result) {
   if (out) *out = result;
 }
 
-cc_module *cc_module_compile(const char *source, size_t length,
-                             const char *options, const cc_header *headers,
-                             size_t num_headers, char **log,
-                             cc_module_result *out) {
-  if (log) *log = NULL;
+static cc_module *compile_here(const char *source, size_t length,
+                               const char *options, const cc_header *headers,
+                               size_t num_headers, char **log,
+                               cc_module_result *out) {
   cc_module *cached =
       cc_disk_cache_find_object(source, length, options, headers, num_headers);
   if (cached) {
@@ -203,6 +203,34 @@ cc_module *cc_module_compile(const char *source, size_t length,
     return NULL;
   }
   return module;
+}
+
+typedef struct compile_call {
+  const char *source;
+  size_t length;
+  const char *options;
+  const cc_header *headers;
+  size_t num_headers;
+  char **log;
+  cc_module_result *out;
+  cc_module *module;
+} compile_call;
+
+static void compile_call_run(void *data) {
+  compile_call *c = data;
+  c->module = compile_here(c->source, c->length, c->options, c->headers,
+                           c->num_headers, c->log, c->out);
+}
+
+cc_module *cc_module_compile(const char *source, size_t length,
+                             const char *options, const cc_header *headers,
+                             size_t num_headers, char **log,
+                             cc_module_result *out) {
+  if (log) *log = NULL;
+  compile_call call = {source,      length, options, headers,
+                       num_headers, log,    out,     NULL};
+  cc_on_compiler_thread(compile_call_run, &call);
+  return call.module;
 }
 
 LLVMMemoryBufferRef cc_module_bitcode(cc_module *module) {

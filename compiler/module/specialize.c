@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "build_options.h"
+#include "compiler_threads.h"
 #include "internal.h"
 
 static bool bounds_check;
@@ -70,7 +71,7 @@ static LLVMModuleRef kernel_source(cc_module *module, size_t index) {
 }
 
 /* Runs codegen for one entry (not under the cache lock). */
-static void build(cc_module *module, cc_spec *spec) {
+static void build_here(cc_module *module, cc_spec *spec) {
   const cc_module_kernel *kernel = &module->kernels[spec->kernel];
   cc_log log = {""};
   cc_status status = cc_success;
@@ -110,6 +111,22 @@ static void build(cc_module *module, cc_spec *spec) {
   pthread_mutex_unlock(&module->llvm_lock);
   spec->result = from_status(status);
   if (status != cc_success) spec->reason = cc_module_strdup(log.text);
+}
+
+typedef struct build_call {
+  cc_module *module;
+  cc_spec *spec;
+} build_call;
+
+static void build_call_run(void *data) {
+  build_call *c = data;
+  build_here(c->module, c->spec);
+}
+
+/* On a compiler thread (compiler_threads.c). */
+static void build(cc_module *module, cc_spec *spec) {
+  build_call call = {module, spec};
+  cc_on_compiler_thread(build_call_run, &call);
 }
 
 static cc_spec *find(cc_module *module, size_t kernel,
