@@ -9,8 +9,9 @@
  * Resident memory is sampled every 10 s. The last lines give the
  * iterations, wrong results, API errors, callbacks missed and the growth
  * of resident memory over the last 5 minutes (or the second half of a
- * shorter run); the exit status is non-zero when any is wrong, or the
- * growth is -g PERCENT (1) or more (sanitizers' quarantines grow by
+ * shorter run: the least-squares trend), all of it and its anonymous
+ * part; the exit status is non-zero when any is wrong, or the growth of
+ * all of it is -g PERCENT (1) or more (sanitizers' quarantines grow by
  * design: their builds pass a larger bound).
  * Usage: clmux-cl-stress [-t SECONDS] [-j THREADS] [-p PLATFORM] [-g PERCENT]
  */
@@ -58,11 +59,16 @@ static void CL_CALLBACK counted(cl_event event, cl_int status, void *data) {
   if (status == CL_COMPLETE) atomic_fetch_add(&callbacks_run, 1);
 }
 
+/* Makes this run's programs "never seen" new to a disk cache that earlier
+ * runs filled (else, once those are cached, a run compiles nothing, and
+ * its memory is not that of an application that compiles). */
+static unsigned long run_nonce;
+
 /* y = x * SCALE + a, then y += OFFSET by the second kernel. */
 static char *program_source(int variant, long unique) {
   char *text = NULL;
   if (asprintf(&text,
-               "// %ld\n"
+               "// %lx %ld\n"
                "#define SCALE %d\n#define OFFSET %d\n"
                "kernel void scale(global const float *x, global float *y,\n"
                "                  float a, uint n) {\n"
@@ -73,7 +79,8 @@ static char *program_source(int variant, long unique) {
                "  size_t i = get_global_id(0);\n"
                "  if (i < n) y[i] += OFFSET;\n"
                "}\n",
-               unique, variant + 1, variant * 3) < 0) {
+               unique < 0 ? 0ul : run_nonce, unique, variant + 1,
+               variant * 3) < 0) {
     return NULL;
   }
   return text;
@@ -201,13 +208,40 @@ static void *worker(void *argument) {
   return NULL;
 }
 
-static long resident_kib(void) {
-  long pages = 0, resident = 0;
-  FILE *f = fopen("/proc/self/statm", "r");
-  if (!f) return 0;
-  if (fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+/* Resident KiB: all of it, and the anonymous part (the heap, where a leak
+ * would show; the rest is mostly pages of LLVM's and Clang's code). */
+static void resident_kib(long *total, long *anonymous) {
+  *total = *anonymous = 0;
+  FILE *f = fopen("/proc/self/status", "r");
+  if (!f) return;
+  char line[256];
+  while (fgets(line, sizeof line, f)) {
+    sscanf(line, "VmRSS: %ld", total);
+    sscanf(line, "RssAnon: %ld", anonymous);
+  }
   fclose(f);
-  return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* The least-squares trend of values[from..count) over their times, as a
+ * share (%) of their mean (*mean), from the first time to the last. One
+ * sample swings by a few percent with the compiles in flight at that
+ * moment; two of them would measure that. */
+static double trend(const double *times, const long *values, int from,
+                    int count, double *mean) {
+  double n = count - from, mean_t = 0, mean_v = 0;
+  for (int i = from; i < count; i++) {
+    mean_t += times[i] / n;
+    mean_v += (double)values[i] / n;
+  }
+  double covariance = 0, variance = 0;
+  for (int i = from; i < count; i++) {
+    covariance += (times[i] - mean_t) * ((double)values[i] - mean_v);
+    variance += (times[i] - mean_t) * (times[i] - mean_t);
+  }
+  *mean = mean_v;
+  if (variance <= 0 || mean_v <= 0) return 0.0;
+  return 100.0 * covariance / variance * (times[count - 1] - times[from]) /
+         mean_v;
 }
 
 static bool find_device(const char *wanted) {
@@ -233,6 +267,7 @@ int main(int argc, char **argv) {
   int threads = 8;
   const char *wanted = "clmux";
   double most_growth = 1.0;
+  run_nonce = (unsigned long)time(NULL) << 20 ^ (unsigned long)getpid();
   int option;
   while ((option = getopt(argc, argv, "t:j:p:g:h")) != -1) {
     switch (option) {
@@ -268,7 +303,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  static long samples[MAX_SAMPLES];
+  static long samples[MAX_SAMPLES], anonymous[MAX_SAMPLES];
   static double times[MAX_SAMPLES];
   int sample_count = 0;
   double start = now_seconds();
@@ -277,10 +312,11 @@ int main(int argc, char **argv) {
     usleep((useconds_t)((left < 10 ? left : 10) * 1e6));
     if (sample_count < MAX_SAMPLES) {
       times[sample_count] = now_seconds() - start;
-      samples[sample_count++] = resident_kib();
-      printf("%7.0f s  %8ld iterations  resident %ld KiB\n",
+      resident_kib(&samples[sample_count], &anonymous[sample_count]);
+      sample_count++;
+      printf("%7.0f s  %8ld iterations  resident %ld KiB, anonymous %ld KiB\n",
              times[sample_count - 1], atomic_load(&iterations),
-             samples[sample_count - 1]);
+             samples[sample_count - 1], anonymous[sample_count - 1]);
       fflush(stdout);
     }
   }
@@ -296,20 +332,20 @@ int main(int argc, char **argv) {
   double window = seconds >= 600 ? 300 : seconds / 2;
   int from = 0;
   while (from < sample_count - 1 && times[from] < seconds - window) from++;
-  double growth =
-      sample_count && samples[from]
-          ? 100.0 * (double)(samples[sample_count - 1] - samples[from]) /
-                (double)samples[from]
-          : 0.0;
+  double mean = 0, mean_anonymous = 0;
+  double growth = trend(times, samples, from, sample_count, &mean);
+  double growth_anonymous =
+      trend(times, anonymous, from, sample_count, &mean_anonymous);
   long missed = atomic_load(&callbacks_wanted) - atomic_load(&callbacks_run);
   printf(
       "%d threads, %.0f s: %ld iterations, %ld wrong results, %ld errors, "
       "%ld callbacks missed\n",
       threads, seconds, atomic_load(&iterations), atomic_load(&wrong),
       atomic_load(&errors), missed);
-  printf("resident memory over the last %.0f s: %ld -> %ld KiB (%+.2f%%)\n",
-         window, sample_count ? samples[from] : 0,
-         sample_count ? samples[sample_count - 1] : 0, growth);
+  printf(
+      "resident memory over the last %.0f s: mean %.0f KiB, trend %+.2f%%; "
+      "anonymous: mean %.0f KiB, trend %+.2f%%\n",
+      window, mean, growth, mean_anonymous, growth_anonymous);
   bool passed = atomic_load(&iterations) > 0 && atomic_load(&wrong) == 0 &&
                 atomic_load(&errors) == 0 && missed == 0 &&
                 growth < most_growth;
