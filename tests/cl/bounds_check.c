@@ -141,27 +141,38 @@ static void run(cl_kernel kernel, cl_uint dims, const size_t *global,
   CHECK_CL_SUCCESS(clFinish(queue));
 }
 
-/* A write past a 1000-float buffer by a global size rounded up to 1024:
- * the 24 writes past it are not done, the report names the first. */
-static void check_spill(size_t local) {
-  static float host[PARENT];
-  cl_kernel kernel = kernel_of("spill");
+#define TAG 3.0f
+
+/* Runs `kernel` (spill) over 1024 items on a 1000-float sub-buffer of a
+ * buffer of canaries; the parent's floats into `host`, stderr returned. */
+static const char *spill(cl_kernel kernel, size_t local, float *host) {
   cl_mem parent = clCreateBuffer(context, CL_MEM_READ_WRITE,
                                  PARENT * sizeof(float), NULL, NULL);
   REQUIRE(parent != NULL);
   fill(parent, CANARY, PARENT);
   cl_mem sub = sub_buffer(parent, 0, 1000 * sizeof(float));
-  float tag = 3.0f;
+  float tag = TAG;
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof sub, &sub));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof tag, &tag));
   size_t global = 1024;
   capture_begin();
   run(kernel, 1, &global, local ? &local : NULL);
   const char *text = capture_end();
-  read_all(parent, host, sizeof host);
+  read_all(parent, host, PARENT * sizeof(float));
+  clReleaseMemObject(sub);
+  clReleaseMemObject(parent);
+  return text;
+}
+
+/* A write past a 1000-float buffer by a global size rounded up to 1024:
+ * the 24 writes past it are not done, the report names the first. */
+static void check_spill(size_t local) {
+  static float host[PARENT];
+  cl_kernel kernel = kernel_of("spill");
+  const char *text = spill(kernel, local, host);
   size_t wrong = 0;
   for (size_t i = 0; i < PARENT; i++) {
-    wrong += host[i] != (i < 1000 ? tag : CANARY);
+    wrong += host[i] != (i < 1000 ? TAG : CANARY);
   }
   if (wrong) fprintf(stderr, "spill, local %zu: %zu wrong\n", local, wrong);
   CHECK(wrong == 0);
@@ -179,8 +190,6 @@ static void check_spill(size_t local) {
   CHECK(offset >= 4000 && offset < 4096 && (uint64_t)offset == 4 * x);
   CHECK(y == 0 && z == 0);
   CHECK(count == 24);
-  clReleaseMemObject(sub);
-  clReleaseMemObject(parent);
   clReleaseKernel(kernel);
 }
 
@@ -408,23 +417,9 @@ static void check_unchecked_program(void) {
   cl_kernel kernel = clCreateKernel(plain, "spill", &error);
   REQUIRE(error == CL_SUCCESS);
   static float host[PARENT];
-  cl_mem parent = clCreateBuffer(context, CL_MEM_READ_WRITE,
-                                 PARENT * sizeof(float), NULL, NULL);
-  REQUIRE(parent != NULL);
-  fill(parent, CANARY, PARENT);
-  cl_mem sub = sub_buffer(parent, 0, 1000 * sizeof(float));
-  float tag = 3.0f;
-  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof sub, &sub));
-  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof tag, &tag));
-  size_t global = 1024, local = 16;
-  capture_begin();
-  run(kernel, 1, &global, &local);
-  const char *text = capture_end();
-  read_all(parent, host, sizeof host);
-  CHECK(host[1023] == tag && host[1024] == CANARY);
+  const char *text = spill(kernel, 16, host);
+  CHECK(host[1023] == TAG && host[1024] == CANARY);
   CHECK(strstr(text, "out-of-bounds") == NULL);
-  clReleaseMemObject(sub);
-  clReleaseMemObject(parent);
   clReleaseKernel(kernel);
   clReleaseProgram(plain);
 }
