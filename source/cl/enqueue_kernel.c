@@ -183,8 +183,10 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
   /* Compiled with bounds checks, the kernel takes one argument more. */
   bool checked =
       kernel->compiled && cc_module_checks_bounds(kernel->program->module);
+  /* Most kernels' descriptors fit on the stack: no malloc per launch. */
+  mux_descriptor_info_t on_stack[16];
   mux_descriptor_info_t *descriptors =
-      malloc((num_args + 1) * sizeof *descriptors);
+      num_args < 16 ? on_stack : malloc((num_args + 1) * sizeof *descriptors);
   if (!descriptors) return CL_OUT_OF_HOST_MEMORY;
   mux_ndrange_options_t options = {0};
   options.descriptors_length = num_args + checked;
@@ -202,7 +204,7 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
   if (checked &&
       !clx_bounds_record_new(kernel, &descriptors[num_args], &record)) {
     pthread_mutex_unlock(&kernel->lock);
-    free(descriptors);
+    if (descriptors != on_stack) free(descriptors);
     return CL_OUT_OF_HOST_MEMORY;
   }
   mux_result_t result = muxCommandNDRange(
@@ -224,7 +226,7 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
     }
   }
   pthread_mutex_unlock(&kernel->lock);
-  free(descriptors);
+  if (descriptors != on_stack) free(descriptors);
   return mux_error_to_cl(result);
 }
 

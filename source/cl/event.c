@@ -29,10 +29,22 @@ cl_ulong clx_now_ns(void) {
 
 /* ---- Waiting ------------------------------------------------------------- */
 
-#define SPIN_NS 10000u
-#define SPIN_SKIPS_AFTER_FAILURE 64
+/* Long enough to cover an executor's wake-up from sleep, which takes tens
+ * of microseconds on a virtual machine. */
+#define SPIN_NS 50000u
+/* Polling that fails this many times in a row means that the executor
+ * waits for our core: then the next SPIN_SKIPS waits sleep at once. One
+ * failure alone (a preemption) must not send 64 launches to sleep. */
+#define SPIN_FAILURES_BEFORE_SKIPPING 4
+#define SPIN_SKIPS 64
 
-static atomic_int spin_skips;
+static atomic_int spin_failures, spin_skips;
+
+static inline void spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
 
 bool clx_spin_until(bool (*done)(void *data), void *data) {
   if (atomic_load_explicit(&spin_skips, memory_order_relaxed) > 0) {
@@ -42,11 +54,18 @@ bool clx_spin_until(bool (*done)(void *data), void *data) {
   cl_ulong end = clx_now_ns() + SPIN_NS;
   do {
     for (int i = 0; i < 16; i++) {
-      if (done(data)) return true;
+      if (done(data)) {
+        atomic_store_explicit(&spin_failures, 0, memory_order_relaxed);
+        return true;
+      }
+      spin_pause();
     }
   } while (clx_now_ns() < end);
-  atomic_store_explicit(&spin_skips, SPIN_SKIPS_AFTER_FAILURE,
-                        memory_order_relaxed);
+  if (atomic_fetch_add_explicit(&spin_failures, 1, memory_order_relaxed) + 1 >=
+      SPIN_FAILURES_BEFORE_SKIPPING) {
+    atomic_store_explicit(&spin_failures, 0, memory_order_relaxed);
+    atomic_store_explicit(&spin_skips, SPIN_SKIPS, memory_order_relaxed);
+  }
   return done(data);
 }
 

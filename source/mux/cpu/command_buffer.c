@@ -36,7 +36,8 @@ static inline cpu_recording_buffer *cpu_recording(mux_command_buffer_t handle) {
 /* ---- Ownership of a command's copies ------------------------------------- */
 
 static void cpu_command_release(cpu_command *command,
-                                mux_allocator_info_t allocator) {
+                                cpu_command_buffer *buffer) {
+  mux_allocator_info_t allocator = buffer->allocator;
   switch (command->kind) {
     case cpu_command_read_buffer_regions:
     case cpu_command_write_buffer_regions:
@@ -45,7 +46,7 @@ static void cpu_command_release(cpu_command *command,
       command->regions.regions = NULL;
       break;
     case cpu_command_ndrange:
-      cpu_ndrange_release(&command->ndrange, allocator);
+      cpu_ndrange_release(&command->ndrange, allocator, &buffer->spares);
       break;
     default:
       break;
@@ -163,7 +164,7 @@ static mux_result_t cpu_record_owned(mux_command_buffer_t handle,
                                      mux_sync_point_t *sync_point) {
   mux_result_t error = cpu_record(handle, command, sync_point);
   if (error != mux_success) {
-    cpu_command_release(command, cpu_recording(handle)->base.allocator);
+    cpu_command_release(command, &cpu_recording(handle)->base);
   }
   return error;
 }
@@ -208,12 +209,13 @@ static cpu_recording_buffer *cpu_recording_create(
   recording->base.allocator = allocator;
   if (callback) recording->base.callback = *callback;
   atomic_flag_clear(&recording->recording);
+  atomic_flag_clear(&recording->base.spares.lock);
   return recording;
 }
 
 static void cpu_release_commands(cpu_command_buffer *buffer) {
   for (uint32_t i = 0; i < buffer->count; i++) {
-    cpu_command_release(&buffer->commands[i], buffer->allocator);
+    cpu_command_release(&buffer->commands[i], buffer);
   }
   buffer->count = 0;
 }
@@ -250,6 +252,7 @@ void cpuDestroyCommandBuffer(mux_device_t device,
   (void)device;
   cpu_recording_buffer *recording = cpu_recording(command_buffer);
   cpu_release_commands(&recording->base);
+  cpu_spares_free(&recording->base.spares, allocator_info);
   cpu_free(allocator_info, recording->base.commands);
   while (recording->sync_points) {
     cpu_sync_point_block *next = recording->sync_points->next;
@@ -532,8 +535,9 @@ mux_result_t cpuCommandNDRange(mux_command_buffer_t command_buffer,
   /* Fail early rather than pack arguments for a command that cannot go in. */
   if (buffer->finalized) return mux_error_invalid_value;
   cpu_command command = {.kind = cpu_command_ndrange};
-  mux_result_t error = cpu_ndrange_prepare(
-      &command.ndrange, (cpu_kernel *)kernel, &options, buffer->allocator);
+  mux_result_t error =
+      cpu_ndrange_prepare(&command.ndrange, (cpu_kernel *)kernel, &options,
+                          buffer->allocator, &buffer->spares);
   if (error != mux_success) return error;
   return cpu_record_owned(command_buffer, &command, sync_point);
 }

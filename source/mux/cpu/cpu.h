@@ -43,6 +43,29 @@ void *cpu_alloc(mux_allocator_info_t allocator, size_t size, size_t alignment);
 void *cpu_calloc(mux_allocator_info_t allocator, size_t size, size_t alignment);
 void cpu_free(mux_allocator_info_t allocator, void *pointer);
 
+/* Blocks a command buffer keeps when it is reset, for the commands it will
+ * record next: a queue that records launches into reused command buffers
+ * then stops going to malloc for each (memalign has no fast path). */
+#define CPU_SPARE_BLOCKS 64u
+typedef struct cpu_spares {
+  atomic_flag lock; /* a command buffer is recorded by one thread at a time;
+                       this only keeps misuse from corrupting the list */
+  uint32_t count;
+  struct {
+    void *memory;
+    size_t size;
+  } blocks[CPU_SPARE_BLOCKS];
+} cpu_spares;
+
+/* A block of at least `size` bytes (`*got` set to its size) from `spares`
+ * (may be NULL) or the allocator. */
+void *cpu_spares_take(cpu_spares *spares, mux_allocator_info_t allocator,
+                      size_t size, size_t alignment, size_t *got);
+/* Keeps `memory` for reuse, or frees it when `spares` is NULL or full. */
+void cpu_spares_give(cpu_spares *spares, mux_allocator_info_t allocator,
+                     void *memory, size_t size);
+void cpu_spares_free(cpu_spares *spares, mux_allocator_info_t allocator);
+
 /* Monotonic clock in nanoseconds (CLOCK_MONOTONIC), for query pools. */
 uint64_t cpu_now_ns(void);
 
@@ -195,16 +218,20 @@ typedef struct cpu_ndrange {
   uint64_t descriptors_length;
 } cpu_ndrange;
 
+/* `spares` (may be NULL) lends the allocation, and takes it back on
+ * release. */
 mux_result_t cpu_ndrange_prepare(cpu_ndrange *ndrange, cpu_kernel *kernel,
                                  const mux_ndrange_options_t *options,
-                                 mux_allocator_info_t allocator);
+                                 mux_allocator_info_t allocator,
+                                 cpu_spares *spares);
 mux_result_t cpu_ndrange_update(cpu_ndrange *ndrange, uint64_t num_args,
                                 const uint64_t *arg_indices,
                                 const mux_descriptor_info_t *descriptors,
                                 mux_allocator_info_t allocator);
 mux_result_t cpu_ndrange_copy(cpu_ndrange *dst, const cpu_ndrange *src,
                               mux_allocator_info_t allocator);
-void cpu_ndrange_release(cpu_ndrange *ndrange, mux_allocator_info_t allocator);
+void cpu_ndrange_release(cpu_ndrange *ndrange, mux_allocator_info_t allocator,
+                         cpu_spares *spares);
 /* Runs every work-group once, on the pool; returns when all are done. */
 mux_result_t cpu_ndrange_run(cpu_device *device, const cpu_ndrange *ndrange);
 
@@ -227,6 +254,7 @@ typedef struct cpu_command_buffer {
   uint32_t count;
   uint32_t capacity;
   bool finalized;
+  cpu_spares spares; /* NDRange blocks kept across resets */
 } cpu_command_buffer;
 
 /* Executes every command in order on the calling thread (NDRanges spread

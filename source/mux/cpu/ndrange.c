@@ -12,6 +12,8 @@
  *                       shared-local-buffer argument exists
  *   per-slot scratch    scratch_per_work_item * work-group size per slot,
  *                       only when the kernel asks for scratch
+ *   descriptors         the kept copy (ndrange->descriptors), for updates
+ *                       and copies of the command
  * A shared local buffer's pointer differs per worker (it points into that
  * worker's local memory), so the block itself holds NULL there; each call
  * of the pool's range function copies the block into its slot's copy and
@@ -31,6 +33,7 @@ typedef struct cpu_ndrange_extra {
   uint8_t *slot_args;     /* slots * block_stride, or NULL */
   size_t scratch_stride;  /* bytes of scratch per slot */
   uint8_t *scratch;       /* slots * scratch_stride, or NULL */
+  size_t allocated;       /* bytes of the whole allocation */
 } cpu_ndrange_extra;
 
 #define CPU_EXTRA_SIZE                                     \
@@ -307,7 +310,8 @@ static uint64_t items_per_group(const cpu_ndrange *ndrange) {
 
 mux_result_t cpu_ndrange_prepare(cpu_ndrange *ndrange, cpu_kernel *kernel,
                                  const mux_ndrange_options_t *options,
-                                 mux_allocator_info_t allocator) {
+                                 mux_allocator_info_t allocator,
+                                 cpu_spares *spares) {
   cpu_ndrange prepared;
   memset(&prepared, 0, sizeof prepared);
   memset(ndrange, 0, sizeof *ndrange);
@@ -347,10 +351,20 @@ mux_result_t cpu_ndrange_prepare(cpu_ndrange *ndrange, cpu_kernel *kernel,
   size_t total = CPU_EXTRA_SIZE + block_stride + slot_args_size;
   if (slots * scratch_stride > SIZE_MAX - total) return mux_error_out_of_memory;
   total += slots * scratch_stride;
+  /* One allocation for everything: launches are microseconds. */
+  size_t descriptors_at = align_up(total, _Alignof(mux_descriptor_info_t));
+  if (options->descriptors_length >
+      (SIZE_MAX - descriptors_at) / sizeof(mux_descriptor_info_t)) {
+    return mux_error_out_of_memory;
+  }
+  total = descriptors_at +
+          options->descriptors_length * sizeof(mux_descriptor_info_t);
 
   /* Only the bookkeeping and the block start zeroed (padding included);
    * the per-slot parts are written before they are read. */
-  uint8_t *memory = cpu_alloc(allocator, total, CPU_ARG_BLOCK_ALIGN);
+  size_t allocated = 0;
+  uint8_t *memory = cpu_spares_take(spares, allocator, total,
+                                    CPU_ARG_BLOCK_ALIGN, &allocated);
   if (!memory) return mux_error_out_of_memory;
   memset(memory, 0, CPU_EXTRA_SIZE + block_stride);
   prepared.args = memory + CPU_EXTRA_SIZE;
@@ -362,18 +376,13 @@ mux_result_t cpu_ndrange_prepare(cpu_ndrange *ndrange, cpu_kernel *kernel,
   extra->block_stride = block_stride;
   extra->slot_args = has_local_buffers ? prepared.args + block_stride : NULL;
   extra->scratch_stride = scratch_stride;
+  extra->allocated = allocated;
   extra->scratch =
       scratch ? prepared.args + block_stride + slot_args_size : NULL;
 
   prepared.descriptors_length = options->descriptors_length;
   if (prepared.descriptors_length) {
-    prepared.descriptors = cpu_alloc(
-        allocator, prepared.descriptors_length * sizeof(mux_descriptor_info_t),
-        _Alignof(mux_descriptor_info_t));
-    if (!prepared.descriptors) {
-      cpu_free(allocator, memory);
-      return mux_error_out_of_memory;
-    }
+    prepared.descriptors = (mux_descriptor_info_t *)(memory + descriptors_at);
   }
   cursor = cursor_start(kernel);
   for (uint64_t i = 0; i < prepared.descriptors_length; i++) {
@@ -457,12 +466,15 @@ mux_result_t cpu_ndrange_copy(cpu_ndrange *dst, const cpu_ndrange *src,
   options.global_size = global_size;
   options.global_offset = global_offset;
   options.length = src->work_dim;
-  return cpu_ndrange_prepare(dst, src->kernel, &options, allocator);
+  return cpu_ndrange_prepare(dst, src->kernel, &options, allocator, NULL);
 }
 
-void cpu_ndrange_release(cpu_ndrange *ndrange, mux_allocator_info_t allocator) {
-  if (ndrange->args) cpu_free(allocator, ndrange->args - CPU_EXTRA_SIZE);
-  cpu_free(allocator, ndrange->descriptors);
+void cpu_ndrange_release(cpu_ndrange *ndrange, mux_allocator_info_t allocator,
+                         cpu_spares *spares) {
+  if (ndrange->args) {
+    cpu_spares_give(spares, allocator, ndrange->args - CPU_EXTRA_SIZE,
+                    ndrange_extra(ndrange)->allocated);
+  }
   memset(ndrange, 0, sizeof *ndrange);
 }
 
