@@ -208,6 +208,7 @@ struct _cl_command_queue {
   clx_batch *open;      /* recording, or NULL */
   cl_event last_event;  /* held; the newest command's event, or NULL */
   struct clx_queue_engine *engine; /* command_queue.c's private state */
+  uint32_t track;                  /* its CLMUX_TRACE track, or 0 */
 };
 
 /* One command being enqueued. Between begin and end the queue is locked and
@@ -228,6 +229,9 @@ cl_int clx_enqueue_begin(cl_command_queue queue, cl_command_type type,
                          const cl_event *event_wait_list, clx_enqueue *out);
 /* Keeps `object` alive until the command completes (a held reference). */
 void clx_enqueue_hold(clx_enqueue *enqueue, clx_object *object);
+/* Names the command on the timeline (CLMUX_TRACE); `label` must live until
+ * the command completes (a held kernel's name). */
+void clx_enqueue_label(clx_enqueue *enqueue, const char *label);
 /* Runs fn(data, status) on the host when the command completes or fails,
  * before its event is set (e.g. to free a copied argument block). */
 cl_int clx_enqueue_on_complete(clx_enqueue *enqueue,

@@ -12,9 +12,11 @@
  * Locks: queue->lock (recording) may be taken before engine->lock
  * (pending list, dispatch, reuse), never after. Event statuses are completed
  * without any of our locks held: their hooks start other queues' batches. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../timeline/timeline.h"
 #include "engine.h"
 
 /* Commands per batch: profiling queries use one slot each. */
@@ -24,7 +26,8 @@
 
 typedef struct clx_batch_event {
   cl_event event;
-  uint32_t slot; /* its profiling query */
+  uint32_t slot;     /* its profiling query */
+  const char *label; /* for the timeline: a kernel's name, or NULL */
 } clx_batch_event;
 
 typedef struct clx_batch_hook {
@@ -173,7 +176,9 @@ static void command_started(mux_queue_t mux_queue,
 static cl_int batch_open(cl_command_queue queue) {
   clx_batch *batch = batch_acquire(queue);
   if (!batch) return CL_OUT_OF_RESOURCES;
-  batch->profiling = (queue->properties & CL_QUEUE_PROFILING_ENABLE) != 0;
+  /* The timeline needs each command's start and end too. */
+  batch->profiling =
+      (queue->properties & CL_QUEUE_PROFILING_ENABLE) != 0 || queue->track;
   if (batch->profiling && !batch->query_pool &&
       muxCreateQueryPool(mux_queue_of(queue), mux_query_type_duration,
                          CLX_BATCH_COMMANDS, NULL, clx_allocator,
@@ -231,6 +236,80 @@ static void batch_close(cl_command_queue queue) {
   batch_gate_done(batch, CL_COMPLETE); /* the recording guard */
 }
 
+static const char *command_name(cl_command_type type) {
+  switch (type) {
+    case CL_COMMAND_NDRANGE_KERNEL:
+      return "NDRange";
+    case CL_COMMAND_TASK:
+      return "task";
+    case CL_COMMAND_NATIVE_KERNEL:
+      return "native kernel";
+    case CL_COMMAND_READ_BUFFER:
+      return "read buffer";
+    case CL_COMMAND_WRITE_BUFFER:
+      return "write buffer";
+    case CL_COMMAND_COPY_BUFFER:
+      return "copy buffer";
+    case CL_COMMAND_READ_BUFFER_RECT:
+      return "read buffer rect";
+    case CL_COMMAND_WRITE_BUFFER_RECT:
+      return "write buffer rect";
+    case CL_COMMAND_COPY_BUFFER_RECT:
+      return "copy buffer rect";
+    case CL_COMMAND_FILL_BUFFER:
+      return "fill buffer";
+    case CL_COMMAND_READ_IMAGE:
+      return "read image";
+    case CL_COMMAND_WRITE_IMAGE:
+      return "write image";
+    case CL_COMMAND_COPY_IMAGE:
+      return "copy image";
+    case CL_COMMAND_FILL_IMAGE:
+      return "fill image";
+    case CL_COMMAND_COPY_IMAGE_TO_BUFFER:
+      return "copy image to buffer";
+    case CL_COMMAND_COPY_BUFFER_TO_IMAGE:
+      return "copy buffer to image";
+    case CL_COMMAND_MAP_BUFFER:
+      return "map buffer";
+    case CL_COMMAND_MAP_IMAGE:
+      return "map image";
+    case CL_COMMAND_UNMAP_MEM_OBJECT:
+      return "unmap";
+    case CL_COMMAND_MARKER:
+      return "marker";
+    case CL_COMMAND_BARRIER:
+      return "barrier";
+    case CL_COMMAND_MIGRATE_MEM_OBJECTS:
+      return "migrate";
+    default:
+      return "command";
+  }
+}
+
+/* CLMUX_TRACE: each command of a finished batch as a slice on its queue's
+ * track, from start to end, with its earlier stages in the arguments. */
+static void batch_trace(clx_batch *batch, cl_int status) {
+  uint32_t track = batch->queue->track;
+  for (size_t i = 0; i < batch->num_events; i++) {
+    cl_event event = batch->events[i].event;
+    const char *kind = command_name(event->command_type);
+    const char *label = batch->events[i].label;
+    pthread_mutex_lock(&event->lock);
+    cl_ulong queued = event->profiling[0], submitted = event->profiling[1];
+    cl_ulong start = event->profiling[2], end = event->profiling[3];
+    pthread_mutex_unlock(&event->lock);
+    if (status != CL_COMPLETE || !end) start = end = timeline_now();
+    if (!submitted) submitted = start;
+    char args[160];
+    snprintf(args, sizeof args,
+             "\"kind\":\"%s\",\"queued\":%.3f,\"submitted\":%.3f,"
+             "\"status\":%d",
+             kind, (double)queued / 1e3, (double)submitted / 1e3, status);
+    timeline_slice(track, kind, label ? label : kind, start, end, args);
+  }
+}
+
 /* Completes a finished batch: hooks, profiling, events, holds. Runs on a
  * Mux executor thread (the dispatch callback) without locks. */
 static void batch_finished(mux_command_buffer_t command_buffer,
@@ -261,6 +340,7 @@ static void batch_finished(mux_command_buffer_t command_buffer,
       }
     }
   }
+  if (queue->track) batch_trace(batch, status);
   for (size_t i = 0; i < batch->num_hooks; i++) {
     batch->hooks[i].fn(batch->hooks[i].data, status);
   }
@@ -418,6 +498,7 @@ cl_int clx_enqueue_begin(cl_command_queue queue, cl_command_type type,
   clx_hold(CLX_OBJ(event)); /* the batch's */
   batch->events[batch->num_events].event = event;
   batch->events[batch->num_events].slot = batch->commands;
+  batch->events[batch->num_events].label = NULL;
   batch->num_events++;
   batch->commands++;
   batch->mark_hooks = batch->num_hooks;
@@ -427,6 +508,11 @@ cl_int clx_enqueue_begin(cl_command_queue queue, cl_command_type type,
   out->event = event;
   out->batch = batch;
   return CL_SUCCESS;
+}
+
+void clx_enqueue_label(clx_enqueue *enqueue, const char *label) {
+  clx_batch *batch = enqueue->batch;
+  batch->events[batch->num_events - 1].label = label;
 }
 
 void clx_enqueue_hold(clx_enqueue *enqueue, clx_object *object) {
@@ -607,6 +693,14 @@ cl_command_queue CL_API_CALL clCreateCommandQueue(
   clx_hold(CLX_OBJ(device));
   queue->properties = properties;
   queue->engine = engine;
+  if (timeline_on()) {
+    static atomic_uint queues;
+    char name[64];
+    snprintf(name, sizeof name, "command queue %u%s",
+             atomic_fetch_add(&queues, 1) + 1,
+             properties & CL_QUEUE_PROFILING_ENABLE ? " (profiling)" : "");
+    queue->track = timeline_track(name);
+  }
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
   return queue;
 }

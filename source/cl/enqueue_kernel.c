@@ -218,6 +218,7 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
     clx_bounds_record_done(record, CL_SUCCESS);
   }
   if (result == mux_success) {
+    clx_enqueue_label(enqueue, kernel->name);
     clx_enqueue_hold(enqueue, CLX_OBJ(kernel));
     for (cl_uint i = 0; i < num_args; i++) {
       if (kernel->args[i].mem) {

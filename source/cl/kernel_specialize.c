@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../timeline/timeline.h"
 #include "clx.h"
 #include "engine.h"
 #include "module.h"
@@ -109,6 +110,13 @@ static clx_specialization *build(cl_kernel kernel,
     made->mux_kernel = NULL;
     *reason = "the compiled executable lacks the kernel";
     made->error = CL_OUT_OF_RESOURCES;
+  }
+  if (timeline_on()) {
+    char args[96];
+    snprintf(args, sizeof args, "\"local_size\":\"%ux%ux%u\",\"result\":%d",
+             local_size[0], local_size[1], local_size[2], made->error);
+    timeline_slice(0, "specialization", kernel->name, start, timeline_now(),
+                   args);
   }
   if (getenv("CLMUX_DEBUG")) {
     fprintf(stderr, "clmux: kernel %s: local size %ux%ux%u ready in %.1f ms\n",

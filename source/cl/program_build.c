@@ -6,9 +6,11 @@
  * calls pfn_notify. Different programs build in parallel: every module has
  * its own LLVM context. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../timeline/timeline.h"
 #include "build_options.h"
 #include "clx.h"
 #include "module.h"
@@ -151,8 +153,22 @@ static cc_module *run_build(build_job *job, char **log,
   return link_and_finalize(&loaded, 1, NULL, log, result);
 }
 
+/* CLMUX_TRACE: the job as a slice on the thread that ran it. */
+static void trace_job(const build_job *job, uint64_t begin,
+                      cc_module_result result) {
+  static const char *const names[] = {[job_build] = "clBuildProgram",
+                                      [job_compile] = "clCompileProgram",
+                                      [job_link] = "clLinkProgram"};
+  char options[256], args[320];
+  timeline_escape(options, sizeof options, job->options ? job->options : "");
+  snprintf(args, sizeof args, "\"options\":\"%s\",\"result\":\"%s\"", options,
+           result == CC_MODULE_SUCCESS ? "success" : "failure");
+  timeline_slice(0, "build", names[job->kind], begin, timeline_now(), args);
+}
+
 /* Runs the job and publishes its module, status, options and log. */
 static cl_int run_job(build_job *job) {
+  uint64_t begin = timeline_on() ? timeline_now() : 0;
   char *log = NULL;
   cc_module_result result = CC_MODULE_SUCCESS;
   cc_module *module = NULL;
@@ -171,6 +187,7 @@ static cl_int run_job(build_job *job) {
                                  job->options, &log, &result);
       break;
   }
+  if (begin) trace_job(job, begin, result);
   cl_program program = job->program;
   /* A failed build of a binary keeps the binary (it may build later with
    * other options); a failed build of source leaves nothing. */

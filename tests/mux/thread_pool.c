@@ -107,7 +107,7 @@ static uint64_t run_loop(struct cpu_pool *pool, uint64_t total, uint64_t chunk,
                          unsigned sleep_us) {
   loop_record *record = record_new(total, chunk, cpu_pool_slots(pool));
   record->sleep_us = sleep_us;
-  CHECK(cpu_pool_parallel_for(pool, total, chunk, record_range, record,
+  CHECK(cpu_pool_parallel_for(pool, total, chunk, record_range, record, "test",
                               &no_fault));
   uint64_t errors = record_errors(record);
   if (errors) {
@@ -139,7 +139,7 @@ static void test_visibility(struct cpu_pool *pool) {
     loop_record *record = record_new(total, 13, cpu_pool_slots(pool));
     record->plain = calloc(total, sizeof(uint64_t));
     REQUIRE(record->plain);
-    CHECK(cpu_pool_parallel_for(pool, total, 13, record_range, record,
+    CHECK(cpu_pool_parallel_for(pool, total, 13, record_range, record, "test",
                                 &no_fault));
     for (uint64_t i = 0; i < total; i++) {
       if (record->plain[i] != i * 3 + 1) wrong++;
@@ -155,7 +155,8 @@ static void test_many_small_loops(struct cpu_pool *pool) {
   loop_record *record = record_new(8, 1, cpu_pool_slots(pool));
   for (int round = 0; round < 20000; round++) {
     for (int i = 0; i < 8; i++) atomic_store(&record->runs[i], 0);
-    CHECK(cpu_pool_parallel_for(pool, 8, 1, record_range, record, &no_fault));
+    CHECK(cpu_pool_parallel_for(pool, 8, 1, record_range, record, "test",
+                                &no_fault));
     errors += record_errors(record);
     if (round % 1000 == 999) usleep(200); /* let workers fall asleep */
   }
@@ -198,7 +199,8 @@ static void test_local_memory(struct cpu_pool *pool) {
   CHECK(size == expected);
   CHECK(size >= 32 * 1024);
   local_check check = {size, 0};
-  CHECK(cpu_pool_parallel_for(pool, 24, 1, touch_local, &check, &no_fault));
+  CHECK(cpu_pool_parallel_for(pool, 24, 1, touch_local, &check, "test",
+                              &no_fault));
   CHECK(atomic_load(&check.bad) == 0);
 }
 
@@ -266,7 +268,7 @@ static void check_pinning(struct cpu_pool *pool) {
   REQUIRE(record);
   record->workers = workers;
   CHECK(cpu_pool_parallel_for(pool, 20 * (uint64_t)(workers + 1), 1,
-                              record_affinity, record, &no_fault));
+                              record_affinity, record, "test", &no_fault));
   int all_seen = 1, empty = 0, overlapping = 0, wide = 0;
   for (unsigned i = 0; i < workers; i++) {
     if (!atomic_load(&record->seen[i])) {
@@ -299,7 +301,8 @@ static void test_three_workers(void) {
   /* Sleeping items leave every thread time to claim some. */
   loop_record *record = record_new(200, 1, cpu_pool_slots(pool));
   record->sleep_us = 1000;
-  CHECK(cpu_pool_parallel_for(pool, 200, 1, record_range, record, &no_fault));
+  CHECK(cpu_pool_parallel_for(pool, 200, 1, record_range, record, "test",
+                              &no_fault));
   CHECK(record_errors(record) == 0);
   CHECK(record_slots_seen(record) == 4);
   /* Four different kernel threads behind the four slots. */

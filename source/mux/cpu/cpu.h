@@ -110,7 +110,7 @@ typedef struct cpu_fault {
  * with the first fault in *fault. */
 bool cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
                            uint64_t chunk, cpu_range_fn fn, void *context,
-                           cpu_fault *fault);
+                           const char *label, cpu_fault *fault);
 
 /* ---- Faults in kernel code (fault.c) ------------------------------------ */
 

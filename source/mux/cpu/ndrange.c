@@ -615,7 +615,7 @@ mux_result_t cpu_ndrange_run(cpu_device *device, const cpu_ndrange *ndrange) {
   if (chunk == 0) chunk = 1;
   cpu_fault fault;
   if (!cpu_pool_parallel_for(device->pool, total, chunk, run_work_groups,
-                             (void *)ndrange, &fault)) {
+                             (void *)ndrange, ndrange->kernel->name, &fault)) {
     report_fault(ndrange, &fault);
     return mux_error_failure;
   }

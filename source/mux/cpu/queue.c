@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../timeline/timeline.h"
 #include "../target.h"
 #include "queue_internal.h"
 
@@ -196,6 +197,7 @@ static void *cpu_executor_main(void *argument) {
   cpu_queue *queue = argument;
   /* It runs a share of each NDRange: its faults are kernels' faults too. */
   void *signal_stack = cpu_fault_thread_enter();
+  timeline_name_thread("clmux queue executor");
   pthread_mutex_lock(&queue->lock);
   for (;;) {
     cpu_dispatch *dispatch = cpu_queue_pop_ready(queue);

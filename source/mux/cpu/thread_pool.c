@@ -13,14 +13,17 @@
  * Waiting (workers for a loop, the caller for the last worker) spins for a
  * few microseconds, then sleeps on a futex; a counter of sleepers lets the
  * other side skip the wake-up system call when nobody sleeps. */
+#include <inttypes.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../../timeline/timeline.h"
 #include "cpu.h"
 
 /* How long a waiter spins before it sleeps: long enough to catch loops
@@ -50,6 +53,7 @@ struct cpu_pool {
   /* The published loop, written only while it is closed. */
   cpu_range_fn fn;
   void *context;
+  const char *label; /* what the timeline calls the loop's chunks */
   uint64_t total;
   uint64_t chunk;
   uint64_t chunks;
@@ -167,6 +171,23 @@ static void cpu_record_fault(struct cpu_pool *pool, const cpu_fault *fault) {
   }
 }
 
+/* Runs [begin, end) of the loop; with CLMUX_TRACE, as a slice on the
+ * thread's track. */
+static bool cpu_run_chunk(cpu_range_fn fn, void *context, const char *label,
+                          uint64_t begin, uint64_t end, unsigned slot,
+                          uint8_t *local_memory, cpu_fault *fault) {
+  if (!timeline_on()) {
+    return cpu_fault_run(fn, context, begin, end, slot, local_memory, fault);
+  }
+  uint64_t start = timeline_now();
+  bool ran = cpu_fault_run(fn, context, begin, end, slot, local_memory, fault);
+  char args[96];
+  snprintf(args, sizeof args, "\"first\":%" PRIu64 ",\"count\":%" PRIu64, begin,
+           end - begin);
+  timeline_slice(0, "work-groups", label, start, timeline_now(), args);
+  return ran;
+}
+
 static void cpu_run_chunks(struct cpu_pool *pool, unsigned slot) {
   uint8_t *local_memory = pool->local_memory + slot * pool->slot_stride;
   const uint64_t total = pool->total;
@@ -181,8 +202,8 @@ static void cpu_run_chunks(struct cpu_pool *pool, unsigned slot) {
     uint64_t begin = index * chunk;
     uint64_t end = total - begin > chunk ? begin + chunk : total;
     cpu_fault fault;
-    if (!cpu_fault_run(pool->fn, pool->context, begin, end, slot, local_memory,
-                       &fault)) {
+    if (!cpu_run_chunk(pool->fn, pool->context, pool->label, begin, end, slot,
+                       local_memory, &fault)) {
       cpu_record_fault(pool, &fault);
       return;
     }
@@ -194,6 +215,11 @@ static void *cpu_worker_main(void *argument) {
   struct cpu_pool *pool = self->pool;
   pthread_setname_np(pthread_self(), "clmux-worker");
   cpu_bind_worker_thread(self->index, pool->workers);
+  if (timeline_on()) {
+    char name[32];
+    snprintf(name, sizeof name, "clmux worker %u", self->index);
+    timeline_name_thread(name);
+  }
   void *signal_stack = cpu_fault_thread_enter();
   unsigned seen = 0; /* the pool starts at generation 0 */
   for (;;) {
@@ -330,7 +356,7 @@ size_t cpu_pool_local_memory_size(const struct cpu_pool *pool) {
 
 bool cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
                            uint64_t chunk, cpu_range_fn fn, void *context,
-                           cpu_fault *fault) {
+                           const char *label, cpu_fault *fault) {
   if (total == 0) return true;
   if (chunk == 0) chunk = 1;
   const unsigned caller_slot = pool->workers;
@@ -338,8 +364,8 @@ bool cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
 
   /* One chunk: waking workers would only add latency. */
   if (total <= chunk || pool->workers == 0) {
-    bool ran = cpu_fault_run(
-        fn, context, 0, total, caller_slot,
+    bool ran = cpu_run_chunk(
+        fn, context, label, 0, total, caller_slot,
         pool->local_memory + caller_slot * pool->slot_stride, fault);
     pthread_mutex_unlock(&pool->call_lock);
     return ran;
@@ -348,6 +374,7 @@ bool cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
 
   pool->fn = fn;
   pool->context = context;
+  pool->label = label;
   pool->total = total;
   pool->chunk = chunk;
   pool->chunks = (total - 1) / chunk + 1;
