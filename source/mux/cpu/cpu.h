@@ -74,8 +74,13 @@ uint64_t cpu_now_ns(void);
 /* Filled once per process from hwloc (device_info.c). */
 struct mux_device_info_s *cpu_device_info(void);
 /* Worker count the pool is created with: physical cores in the process's
- * cpuset, or CLMUX_NUM_THREADS when set (1..1024). */
+ * cpuset, no more than its control group's CPU quota allows, or
+ * CLMUX_NUM_THREADS when set (1..1024). */
 unsigned cpu_worker_count(void);
+/* CPUs' worth of time the process's control group (v1 or v2) and those
+ * above it may use, the tightest; 0 when unlimited. `root` prefixes /proc
+ * and /sys ("" for the real ones). (cgroup_quota.c) */
+double cpu_cgroup_quota(const char *root);
 
 typedef struct cpu_device {
   struct mux_device_s base;

@@ -307,7 +307,14 @@ unsigned cpu_worker_count(void) {
       return (unsigned)count;
     }
   }
-  return cores ? cores : 1;
+  unsigned workers = cores ? cores : 1;
+  /* A quota of 2.5 CPUs is three workers' worth of time, not 64 cores'. */
+  double quota = cpu_cgroup_quota("");
+  if (quota > 0) {
+    unsigned allowed = (unsigned)quota + ((double)(unsigned)quota < quota);
+    if (allowed < workers) workers = allowed ? allowed : 1;
+  }
+  return workers;
 }
 
 bool cpu_bind_worker_thread(unsigned index, unsigned count) {
