@@ -1,7 +1,8 @@
 /* White-box tests of the worker pool (source/mux/cpu/thread_pool.c): every
  * item runs exactly once, slots are never shared by concurrent calls, local
- * memory is usable, concurrent callers are served, CLMUX_NUM_THREADS picks
- * the worker count, and pools come and go without leaks or hangs. */
+ * memory is usable, concurrent callers are served, no thread idles while
+ * chunks wait behind a slow one, CLMUX_NUM_THREADS picks the worker count,
+ * and pools come and go without leaks or hangs. */
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -351,19 +352,68 @@ static void test_create_destroy(void) {
   CHECK(atomic_load(&mux_test_live_allocations) == 0);
 }
 
+/* A loop whose first chunk cannot finish until every other chunk has:
+ * the pool must leave the others free for its other threads to take (no
+ * thread idles while another has a queue of chunks). A pool that handed
+ * each thread its share up front would time out here. */
+typedef struct uneven_loop {
+  uint64_t total;
+  atomic_ullong done;
+  atomic_int timed_out;
+} uneven_loop;
+
+static void wait_for_the_rest(void *context, uint64_t begin, uint64_t end,
+                              unsigned slot, uint8_t *local_memory) {
+  (void)slot;
+  (void)local_memory;
+  uneven_loop *loop = context;
+  if (begin == 0) {
+    uint64_t others = loop->total - (end - begin);
+    struct timespec start, now, pause = {0, 50000};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (atomic_load(&loop->done) < others) {
+      clock_gettime(CLOCK_MONOTONIC, &now);
+      if (now.tv_sec - start.tv_sec > 10) {
+        atomic_store(&loop->timed_out, 1);
+        break;
+      }
+      nanosleep(&pause, NULL);
+    }
+  }
+  atomic_fetch_add(&loop->done, end - begin);
+}
+
+static void test_uneven(struct cpu_pool *pool) {
+  unsigned slots = cpu_pool_slots(pool);
+  if (slots < 2) return; /* one thread: nobody else could take them */
+  const uint64_t totals[] = {slots * 2, 1000, 4099};
+  for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
+    /* 1, and the chunk size ndrange.c asks for. */
+    uint64_t chunks[] = {1, totals[i] / ((uint64_t)slots * 8)};
+    for (size_t j = 0; j < 2; j++) {
+      uneven_loop loop = {.total = totals[i]};
+      CHECK(cpu_pool_parallel_for(pool, totals[i], chunks[j], wait_for_the_rest,
+                                  &loop, "test", &no_fault));
+      CHECK(!atomic_load(&loop.timed_out));
+      CHECK(atomic_load(&loop.done) == totals[i]);
+    }
+  }
+}
+
 int main(void) {
   alarm(60); /* a hang fails the test instead of stalling the suite */
   test_three_workers();
 
   struct cpu_pool *pool = cpu_pool_create(mux_test_allocator);
   REQUIRE(pool);
-  CHECK(cpu_pool_slots(pool) == cpu_device_info()->compute_units + 1);
+  CHECK(cpu_pool_slots(pool) == cpu_worker_count() + 1);
   check_pinning(pool);
   test_combinations(pool);
   test_visibility(pool);
   test_local_memory(pool);
   test_many_small_loops(pool);
   test_concurrent_callers(pool);
+  test_uneven(pool);
   cpu_pool_destroy(pool, mux_test_allocator);
 
   test_create_destroy();

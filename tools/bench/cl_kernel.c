@@ -34,7 +34,7 @@
 
 static const char usage[] =
     "Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME] [-k TEXT] "
-    "[-b]\n"
+    "[-b] [-w]\n"
     "  -n RUNS     timed launches per kernel, the median is shown (5)\n"
     "  -d DIVISOR  divide every problem size by DIVISOR (1), for quick runs\n"
     "  -p NAME     only platforms whose name contains NAME\n"
@@ -43,6 +43,9 @@ static const char usage[] =
     "  -b          also run clmux's kernels built with -clmux-bounds-check\n"
     "              (CLMUX_BOUNDS_CHECK's checks) and show that time over\n"
     "              the unchecked one (bc/plain)\n"
+    "  -w          at the end, how evenly clmux's threads shared each\n"
+    "              kernel's NDRanges (busy share per thread, imbalance),\n"
+    "              read from a CLMUX_TRACE timeline of the run\n"
     "Runs on every platform the OpenCL ICD loader lists; to compare clmux\n"
     "with PoCL point OCL_ICD_VENDORS at a folder holding both .icd files.\n";
 
@@ -1172,6 +1175,7 @@ static void run_kernel_benches(size_t divisor) {
 
 int main(int argc, char **argv) {
   size_t divisor = 1;
+  bool balance = false;
   const char *only = NULL;
   setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows through a pipe */
   for (int i = 1; i < argc; i++) {
@@ -1181,6 +1185,8 @@ int main(int argc, char **argv) {
       divisor = (size_t)strtoul(argv[++i], NULL, 10);
     } else if (!strcmp(argv[i], "-b")) {
       bounds_cost = true;
+    } else if (!strcmp(argv[i], "-w")) {
+      balance = true;
     } else if (!strcmp(argv[i], "-p") && i + 1 < argc) {
       only = argv[++i];
     } else if (!strcmp(argv[i], "-k") && i + 1 < argc &&
@@ -1194,6 +1200,10 @@ int main(int argc, char **argv) {
   }
   if (runs < 1) runs = 1;
   if (divisor < 1 || divisor > 4096) divisor = 1;
+  if (balance && worker_balance_run() != 0) {
+    fprintf(stderr, "clmux-cl-kernel-bench: -w could not start its run\n");
+    return 1;
+  }
   cl_platform_id ids[MAX_PLATFORMS];
   cl_uint count = 0;
   if (clGetPlatformIDs(MAX_PLATFORMS, ids, &count) != CL_SUCCESS ||

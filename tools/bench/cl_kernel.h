@@ -73,4 +73,9 @@ typedef struct machine_limits {
 } machine_limits;
 machine_limits measure_machine_limits(void);
 
+/* worker_balance.c (-w): the run continues in a child process with
+ * CLMUX_TRACE set; the parent reports each kernel's worker balance from the
+ * timeline and exits. Returns 0 in the child, -1 if it could not start. */
+int worker_balance_run(void);
+
 #endif
