@@ -1,5 +1,6 @@
 /* clmux ICD: the dispatch table every clmux object points to (cl_khr_icd).
- * Entries for OpenCL 2.0+ and for extensions clmux does not provide stay NULL.
+ * Entries for OpenCL 2.0+ and for extensions clmux does not provide stay
+ * NULL, except clCreateCommandQueueWithProperties (command_queue.c).
  */
 #include "../source/cl/clx.h"
 
@@ -22,6 +23,9 @@ const struct _cl_icd_dispatch clx_dispatch = {
     .clReleaseContext = clReleaseContext,
     .clGetContextInfo = clGetContextInfo,
     .clCreateCommandQueue = clCreateCommandQueue,
+    /* (a void * slot in a 1.2 build of the header) */
+    .clCreateCommandQueueWithProperties =
+        (void *)clx_create_command_queue_with_properties,
     .clRetainCommandQueue = clRetainCommandQueue,
     .clReleaseCommandQueue = clReleaseCommandQueue,
     .clGetCommandQueueInfo = clGetCommandQueueInfo,

@@ -124,12 +124,24 @@ struct _cl_device_id {
   clx_object object;
   cl_platform_id platform;
   const struct mux_device_info_s *info;
-  mux_device_t mux_device; /* lives as long as the process */
+  mux_device_t mux_device; /* a root device's lives as long as the process */
   mux_queue_t mux_queue;
+  /* Sub-devices only (device_partition.c); NULL and 0 for root devices. */
+  cl_device_id parent;                     /* held */
+  uint32_t *cores;                         /* the root device's cores it has */
+  cl_device_partition_property *partition; /* as given, 0-terminated */
+  size_t partition_length;                 /* entries, the 0 included */
+  struct mux_device_info_s own_info;       /* the root's, fewer compute units */
 };
 
-/* Whether `device` is a device of the platform (root devices only). */
+/* Whether `device` is a root device of the platform or a live sub-device. */
 bool clx_device_valid(cl_device_id device);
+/* Whether `device` is `ancestor` or a sub-device of it (at any depth): a
+ * program built for a device runs on its sub-devices. */
+bool clx_device_within(cl_device_id device, cl_device_id ancestor);
+/* The partition queries of clGetDeviceInfo (device_partition.c). */
+cl_int clx_device_partition_info(cl_device_id device, cl_device_info param,
+                                 size_t size, void *value, size_t *size_ret);
 
 /* ---- Context (context.c) ------------------------------------------------ */
 
@@ -210,6 +222,12 @@ struct _cl_command_queue {
   struct clx_queue_engine *engine; /* command_queue.c's private state */
   uint32_t track;                  /* its CLMUX_TRACE track, or 0 */
 };
+
+/* clCreateCommandQueueWithProperties (OpenCL 2.0), for the dispatch
+ * table. */
+cl_command_queue CL_API_CALL clx_create_command_queue_with_properties(
+    cl_context context, cl_device_id device, const cl_ulong *properties,
+    cl_int *errcode_ret);
 
 /* One command being enqueued. Between begin and end the queue is locked and
  * the caller records its Mux commands into `command_buffer` (any muxCommand*,
@@ -346,6 +364,10 @@ struct _cl_program {
    * no kernel is attached, so kernels read it without the lock. */
   pthread_mutex_t lock;
   cl_build_status build_status;
+  /* The devices the last build or compile was for (their sub-devices too);
+   * NULL: all of `devices`. */
+  cl_device_id *built_for;
+  cl_uint num_built_for;
   char *build_options;
   char *build_log;
   cc_module *module; /* compiled object, library or executable, or NULL */
@@ -381,6 +403,9 @@ void clx_program_set_build(cl_program program, cc_module *module,
 /* Whether kernels can be created: built-in, or a successfully built
  * executable (program.c). */
 bool clx_program_executable(cl_program program);
+/* Whether kernels of the program can run on `device`: executable, and its
+ * last build was for the device or one it is a sub-device of (program.c). */
+bool clx_program_runs_on(cl_program program, cl_device_id device);
 /* Counts one more kernel attached to an executable program (builds are
  * refused while any is); false if the program is not executable. */
 bool clx_program_attach_kernel(cl_program program);

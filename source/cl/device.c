@@ -1,6 +1,5 @@
-/* clmux OpenCL front-end: the CPU device — which devices a type selects,
- * every CL_DEVICE_* query, and sub-devices (not supported: no partition
- * type is reported, so every partition request is an invalid value). */
+/* clmux OpenCL front-end: the CPU device — which devices a type selects
+ * and every CL_DEVICE_* query (sub-devices: device_partition.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +26,7 @@ static bool type_selects_cpu(cl_device_type type) {
 bool clx_device_valid(cl_device_id device) {
   cl_platform_id platform = clx_platform();
   if (!platform || !clx_valid(device, clx_kind_device)) return false;
+  if (device->parent) return true;
   for (cl_uint i = 0; i < platform->num_devices; i++) {
     if (platform->devices[i] == device) return true;
   }
@@ -375,27 +375,14 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       UINT(info->max_samplers);
       break;
 
-    /* Partitioning: a root device that cannot be partitioned. */
     case CL_DEVICE_PARENT_DEVICE:
-      v.device = NULL;
-      size = sizeof(cl_device_id);
-      break;
     case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
-      UINT(0);
-      break;
     case CL_DEVICE_PARTITION_PROPERTIES:
-      v.partition = 0;
-      size = sizeof(cl_device_partition_property);
-      break;
     case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
-      BITS(0);
-      break;
     case CL_DEVICE_PARTITION_TYPE:
-      size = 0;
-      break;
     case CL_DEVICE_REFERENCE_COUNT:
-      UINT(1);
-      break;
+      return clx_device_partition_info(device, param_name, param_value_size,
+                                       param_value, param_value_size_ret);
 
     default:
       return CL_INVALID_VALUE;
@@ -412,28 +399,4 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
   }
   return clx_info(&v, size, param_value_size, param_value,
                   param_value_size_ret);
-}
-
-cl_int CL_API_CALL clCreateSubDevices(
-    cl_device_id in_device, const cl_device_partition_property *properties,
-    cl_uint num_devices, cl_device_id *out_devices, cl_uint *num_devices_ret) {
-  (void)num_devices;
-  (void)out_devices;
-  (void)num_devices_ret;
-  if (!clx_device_valid(in_device)) return CL_INVALID_DEVICE;
-  /* CL_DEVICE_PARTITION_PROPERTIES lists no partition type, so whatever
-   * `properties` asks for (or its absence) is not supported: 1.2 names
-   * CL_INVALID_VALUE for that. */
-  (void)properties;
-  return CL_INVALID_VALUE;
-}
-
-/* Root devices are not reference counted (OpenCL 1.2: retain and release
- * of a root-level device succeed and change nothing). */
-cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
-  return clx_device_valid(device) ? CL_SUCCESS : CL_INVALID_DEVICE;
-}
-
-cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
-  return clx_device_valid(device) ? CL_SUCCESS : CL_INVALID_DEVICE;
 }

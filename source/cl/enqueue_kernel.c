@@ -128,14 +128,6 @@ static cl_int check_sizes(cl_device_id device, cl_kernel kernel,
 
 /* ---- Kernel checks ---------------------------------------------------------*/
 
-static bool program_built_for(cl_program program, cl_device_id device) {
-  bool listed = false;
-  for (cl_uint i = 0; i < program->num_devices; i++) {
-    listed |= program->devices[i] == device;
-  }
-  return listed && clx_program_executable(program);
-}
-
 /* CL_INVALID_KERNEL_ARGS if an argument is unset; later in the list of
  * errors, CL_MISALIGNED_SUB_BUFFER_OFFSET for a sub-buffer the device
  * cannot address, CL_OUT_OF_RESOURCES if the kernel's local memory and
@@ -244,7 +236,7 @@ static cl_int enqueue_ndrange(cl_command_queue queue, cl_kernel kernel,
   }
   if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;
   if (queue->context != kernel->program->context) return CL_INVALID_CONTEXT;
-  if (!program_built_for(kernel->program, queue->device)) {
+  if (!clx_program_runs_on(kernel->program, queue->device)) {
     return CL_INVALID_PROGRAM_EXECUTABLE;
   }
   cl_int error = check_args(kernel, queue->device);

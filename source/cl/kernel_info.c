@@ -147,11 +147,12 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(
     if (program->num_devices != 1) return CL_INVALID_DEVICE;
     device = program->devices[0];
   }
+  if (!clx_device_valid(device)) return CL_INVALID_DEVICE;
   bool listed = false;
   for (cl_uint i = 0; i < program->num_devices; i++) {
-    listed |= program->devices[i] == device;
+    listed |= clx_device_within(device, program->devices[i]);
   }
-  if (!listed || !clx_device_valid(device)) return CL_INVALID_DEVICE;
+  if (!listed) return CL_INVALID_DEVICE;
   const struct mux_device_info_s *info = device->info;
   size_t work_group_size = info->max_concurrent_work_items;
   switch (param_name) {

@@ -46,6 +46,7 @@ static void program_destroy(clx_object *object) {
   cc_module_destroy(program->module);
   clx_unhold(CLX_OBJ(program->context));
   free(program->devices);
+  free(program->built_for);
   free(program->source);
   free(program->kernel_names);
   clx_free_signatures(program->signatures, program->num_signatures);
@@ -374,6 +375,26 @@ static bool executable_locked(cl_program program) {
           cc_module_get_kind(program->module) == CC_MODULE_EXECUTABLE);
 }
 
+static bool built_for_locked(cl_program program, cl_device_id device) {
+  if (!program->built_for) {
+    for (cl_uint i = 0; i < program->num_devices; i++) {
+      if (clx_device_within(device, program->devices[i])) return true;
+    }
+    return false;
+  }
+  for (cl_uint i = 0; i < program->num_built_for; i++) {
+    if (clx_device_within(device, program->built_for[i])) return true;
+  }
+  return false;
+}
+
+bool clx_program_runs_on(cl_program program, cl_device_id device) {
+  pthread_mutex_lock(&program->lock);
+  bool runs = executable_locked(program) && built_for_locked(program, device);
+  pthread_mutex_unlock(&program->lock);
+  return runs;
+}
+
 bool clx_program_executable(cl_program program) {
   pthread_mutex_lock(&program->lock);
   bool executable = executable_locked(program);
@@ -557,10 +578,14 @@ cl_int CL_API_CALL clGetProgramBuildInfo(
   cl_int error = CL_SUCCESS;
   pthread_mutex_lock(&program->lock);
   switch (param_name) {
-    case CL_PROGRAM_BUILD_STATUS:
-      error = clx_info(&program->build_status, sizeof program->build_status,
-                       param_value_size, param_value, param_value_size_ret);
+    case CL_PROGRAM_BUILD_STATUS: {
+      cl_build_status status = built_for_locked(program, device)
+                                   ? program->build_status
+                                   : CL_BUILD_NONE;
+      error = clx_info(&status, sizeof status, param_value_size, param_value,
+                       param_value_size_ret);
       break;
+    }
     case CL_PROGRAM_BUILD_OPTIONS:
       error = clx_info_string(
           program->build_options ? program->build_options : "",

@@ -228,9 +228,17 @@ static cl_int start_job(build_job *job) {
   return error;
 }
 
-/* Marks the program CL_BUILD_IN_PROGRESS unless kernels are attached or
- * another build runs (CL_INVALID_OPERATION). */
-static cl_int begin_build(cl_program program) {
+/* Marks the program CL_BUILD_IN_PROGRESS for the listed devices (NULL:
+ * all) unless kernels are attached or another build runs
+ * (CL_INVALID_OPERATION). */
+static cl_int begin_build(cl_program program, cl_uint num_devices,
+                          const cl_device_id *device_list) {
+  cl_device_id *built_for = NULL;
+  if (device_list) {
+    built_for = malloc(num_devices * sizeof *built_for);
+    if (!built_for) return CL_OUT_OF_HOST_MEMORY;
+    memcpy(built_for, device_list, num_devices * sizeof *built_for);
+  }
   cl_int error = CL_SUCCESS;
   pthread_mutex_lock(&program->lock);
   if (atomic_load(&program->kernels_attached) > 0 ||
@@ -238,8 +246,13 @@ static cl_int begin_build(cl_program program) {
     error = CL_INVALID_OPERATION;
   } else {
     program->build_status = CL_BUILD_IN_PROGRESS;
+    free(program->built_for);
+    program->built_for = built_for;
+    program->num_built_for = device_list ? num_devices : 0;
+    built_for = NULL;
   }
   pthread_mutex_unlock(&program->lock);
+  free(built_for);
   return error;
 }
 
@@ -270,7 +283,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
   if (!pfn_notify && user_data) return CL_INVALID_VALUE;
   /* OpenCL 1.2: only source and binary programs can be built. */
   if (!program->source && !program->from_binary) return CL_INVALID_OPERATION;
-  error = begin_build(program);
+  error = begin_build(program, num_devices, device_list);
   if (error != CL_SUCCESS) return error;
   error = check_options(program, options, CL_INVALID_BUILD_OPTIONS);
   if (error != CL_SUCCESS) return error;
@@ -323,7 +336,7 @@ cl_int CL_API_CALL clCompileProgram(
   }
   if (!pfn_notify && user_data) return CL_INVALID_VALUE;
   if (!program->source) return CL_INVALID_OPERATION;
-  error = begin_build(program);
+  error = begin_build(program, num_devices, device_list);
   if (error != CL_SUCCESS) return error;
   error = check_options(program, options, CL_INVALID_COMPILER_OPTIONS);
   if (error != CL_SUCCESS) return error;

@@ -296,7 +296,7 @@ static void check_pinning(struct cpu_pool *pool) {
 static void test_three_workers(void) {
   setenv("CLMUX_NUM_THREADS", "3", 1);
   CHECK(cpu_worker_count() == 3);
-  struct cpu_pool *pool = cpu_pool_create(mux_test_allocator);
+  struct cpu_pool *pool = cpu_pool_create(mux_test_allocator, NULL, 0);
   REQUIRE(pool);
   CHECK(cpu_pool_slots(pool) == 4);
   /* Sleeping items leave every thread time to claim some. */
@@ -340,7 +340,7 @@ static void test_three_workers(void) {
 static void test_create_destroy(void) {
   int failures = 0;
   for (int i = 0; i < 50; i++) {
-    struct cpu_pool *pool = cpu_pool_create(mux_test_allocator);
+    struct cpu_pool *pool = cpu_pool_create(mux_test_allocator, NULL, 0);
     if (!pool) {
       failures++;
       continue;
@@ -404,7 +404,7 @@ int main(void) {
   alarm(60); /* a hang fails the test instead of stalling the suite */
   test_three_workers();
 
-  struct cpu_pool *pool = cpu_pool_create(mux_test_allocator);
+  struct cpu_pool *pool = cpu_pool_create(mux_test_allocator, NULL, 0);
   REQUIRE(pool);
   CHECK(cpu_pool_slots(pool) == cpu_worker_count() + 1);
   check_pinning(pool);

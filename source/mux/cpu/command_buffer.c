@@ -66,6 +66,7 @@ static mux_buffer_region_info_t *cpu_regions_copy(
 
 /* Deep-copies `src` into `dst` (whose kind and plain fields are set). */
 static mux_result_t cpu_command_copy(cpu_command *dst, const cpu_command *src,
+                                     cpu_device *device,
                                      mux_allocator_info_t allocator) {
   *dst = *src;
   switch (src->kind) {
@@ -77,7 +78,7 @@ static mux_result_t cpu_command_copy(cpu_command *dst, const cpu_command *src,
       return dst->regions.regions ? mux_success : mux_error_out_of_memory;
     case cpu_command_ndrange:
       memset(&dst->ndrange, 0, sizeof(dst->ndrange));
-      return cpu_ndrange_copy(&dst->ndrange, &src->ndrange, allocator);
+      return cpu_ndrange_copy(&dst->ndrange, &src->ndrange, device, allocator);
     default:
       return mux_success;
   }
@@ -274,7 +275,7 @@ mux_result_t cpuCloneCommandBuffer(mux_device_t device,
   mux_result_t error = cpu_reserve_commands(&clone->base, source->count);
   for (uint32_t i = 0; error == mux_success && i < source->count; i++) {
     error = cpu_command_copy(&clone->base.commands[i], &source->commands[i],
-                             allocator_info);
+                             (cpu_device *)device, allocator_info);
     if (error == mux_success) clone->base.count = i + 1;
   }
   if (error != mux_success) {
@@ -535,9 +536,9 @@ mux_result_t cpuCommandNDRange(mux_command_buffer_t command_buffer,
   /* Fail early rather than pack arguments for a command that cannot go in. */
   if (buffer->finalized) return mux_error_invalid_value;
   cpu_command command = {.kind = cpu_command_ndrange};
-  mux_result_t error =
-      cpu_ndrange_prepare(&command.ndrange, (cpu_kernel *)kernel, &options,
-                          buffer->allocator, &buffer->spares);
+  mux_result_t error = cpu_ndrange_prepare(
+      &command.ndrange, (cpu_kernel *)kernel, (cpu_device *)buffer->base.device,
+      &options, buffer->allocator, &buffer->spares);
   if (error != mux_success) return error;
   return cpu_record_owned(command_buffer, &command, sync_point);
 }

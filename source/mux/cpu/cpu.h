@@ -18,6 +18,7 @@
 #define CLMUX_CPU_H
 
 #include <mux/mux.h>
+#include <mux/mux_cpu.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -89,6 +90,10 @@ typedef struct cpu_device {
   struct cpu_queue *queue; /* the one compute queue (queue.c) */
 } cpu_device;
 
+/* Which NUMA node or cache (hwloc's logical index) a usable core is in; -1
+ * when the machine has no such level. (device_info.c) */
+int cpu_core_domain(unsigned core, mux_cpu_domain_e domain);
+
 /* ---- Thread pool (thread_pool.c) ---------------------------------------- */
 
 /* fn runs items [begin, end) of a parallel loop on worker `worker`
@@ -97,7 +102,11 @@ typedef struct cpu_device {
 typedef void (*cpu_range_fn)(void *context, uint64_t begin, uint64_t end,
                              unsigned worker, uint8_t *local_memory);
 
-struct cpu_pool *cpu_pool_create(mux_allocator_info_t allocator);
+/* Workers pinned one per core of `cores` (indices of the process's usable
+ * cores, as cpu_bind_worker_thread counts them), or, with cores NULL, the
+ * whole device's workers. */
+struct cpu_pool *cpu_pool_create(mux_allocator_info_t allocator,
+                                 const uint32_t *cores, unsigned core_count);
 void cpu_pool_destroy(struct cpu_pool *pool, mux_allocator_info_t allocator);
 /* Threads able to run loop items, the calling thread included. */
 unsigned cpu_pool_slots(const struct cpu_pool *pool);
@@ -225,7 +234,10 @@ typedef struct cpu_ndrange {
 
 /* `spares` (may be NULL) lends the allocation, and takes it back on
  * release. */
+/* `device` is the one whose queue will run it (its pool's slots size the
+ * per-slot parts): the command buffer's, not necessarily the kernel's. */
 mux_result_t cpu_ndrange_prepare(cpu_ndrange *ndrange, cpu_kernel *kernel,
+                                 cpu_device *device,
                                  const mux_ndrange_options_t *options,
                                  mux_allocator_info_t allocator,
                                  cpu_spares *spares);
@@ -234,6 +246,7 @@ mux_result_t cpu_ndrange_update(cpu_ndrange *ndrange, uint64_t num_args,
                                 const mux_descriptor_info_t *descriptors,
                                 mux_allocator_info_t allocator);
 mux_result_t cpu_ndrange_copy(cpu_ndrange *dst, const cpu_ndrange *src,
+                              cpu_device *device,
                               mux_allocator_info_t allocator);
 void cpu_ndrange_release(cpu_ndrange *ndrange, mux_allocator_info_t allocator,
                          cpu_spares *spares);

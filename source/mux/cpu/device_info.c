@@ -347,3 +347,49 @@ bool cpu_bind_worker_thread(unsigned index, unsigned count) {
   return pu &&
          hwloc_set_cpubind(topology, pu->cpuset, HWLOC_CPUBIND_THREAD) == 0;
 }
+
+/* The usable core (or PU, where hwloc shows no cores) of index `index`, in
+ * the order cpu_bind_worker_thread counts them. */
+static hwloc_obj_t usable_core(unsigned index) {
+  hwloc_topology_t topology = cpu_topo.topology;
+  unsigned seen = 0;
+  for (hwloc_obj_t core = NULL;
+       (core = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_CORE, core));) {
+    if (!hwloc_bitmap_intersects(core->cpuset, cpu_topo.usable)) continue;
+    if (seen++ == index) return core;
+  }
+  if (seen) return NULL;
+  return hwloc_get_obj_inside_cpuset_by_type(topology, cpu_topo.usable,
+                                             HWLOC_OBJ_PU, index);
+}
+
+int cpu_core_domain(unsigned core, mux_cpu_domain_e domain) {
+  cpu_device_info();
+  if (!cpu_topo.topology || core >= cpu_topo.cores) return -1;
+  hwloc_obj_t object = usable_core(core);
+  if (!object) return -1;
+  if (domain == mux_cpu_domain_numa) {
+    /* NUMA nodes hang off the tree as memory children: match by cpuset. */
+    for (hwloc_obj_t node = NULL;
+         (node = hwloc_get_next_obj_by_type(cpu_topo.topology,
+                                            HWLOC_OBJ_NUMANODE, node));) {
+      if (hwloc_bitmap_intersects(node->cpuset, object->cpuset)) {
+        return (int)node->logical_index;
+      }
+    }
+    return -1;
+  }
+  static const hwloc_obj_type_t caches[] = {
+      [mux_cpu_domain_l4_cache] = HWLOC_OBJ_L4CACHE,
+      [mux_cpu_domain_l3_cache] = HWLOC_OBJ_L3CACHE,
+      [mux_cpu_domain_l2_cache] = HWLOC_OBJ_L2CACHE,
+      [mux_cpu_domain_l1_cache] = HWLOC_OBJ_L1CACHE};
+  if ((unsigned)domain >= sizeof caches / sizeof caches[0]) return -1;
+  hwloc_obj_t cache =
+      hwloc_get_ancestor_obj_by_type(cpu_topo.topology, caches[domain], object);
+  return cache ? (int)cache->logical_index : -1;
+}
+
+int32_t muxCpuCoreDomain(uint32_t core, mux_cpu_domain_e domain) {
+  return cpu_core_domain(core, domain);
+}

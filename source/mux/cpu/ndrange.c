@@ -309,6 +309,7 @@ static uint64_t items_per_group(const cpu_ndrange *ndrange) {
 /* ---- Recording ------------------------------------------------------------*/
 
 mux_result_t cpu_ndrange_prepare(cpu_ndrange *ndrange, cpu_kernel *kernel,
+                                 cpu_device *device,
                                  const mux_ndrange_options_t *options,
                                  mux_allocator_info_t allocator,
                                  cpu_spares *spares) {
@@ -334,7 +335,6 @@ mux_result_t cpu_ndrange_prepare(cpu_ndrange *ndrange, cpu_kernel *kernel,
     has_local_buffers |=
         descriptor->type == mux_descriptor_info_type_shared_local_buffer;
   }
-  cpu_device *device = kernel_device(kernel);
   if (cursor.local_end > cpu_pool_local_memory_size(device->pool)) {
     return mux_error_out_of_memory;
   }
@@ -451,6 +451,7 @@ mux_result_t cpu_ndrange_update(cpu_ndrange *ndrange, uint64_t num_args,
 /* A copy is the same NDRange recorded again from the kept descriptors, so
  * it gets its own block, per-slot copies and scratch. */
 mux_result_t cpu_ndrange_copy(cpu_ndrange *dst, const cpu_ndrange *src,
+                              cpu_device *device,
                               mux_allocator_info_t allocator) {
   size_t global_size[3];
   size_t global_offset[3];
@@ -466,7 +467,8 @@ mux_result_t cpu_ndrange_copy(cpu_ndrange *dst, const cpu_ndrange *src,
   options.global_size = global_size;
   options.global_offset = global_offset;
   options.length = src->work_dim;
-  return cpu_ndrange_prepare(dst, src->kernel, &options, allocator, NULL);
+  return cpu_ndrange_prepare(dst, src->kernel, device, &options, allocator,
+                             NULL);
 }
 
 void cpu_ndrange_release(cpu_ndrange *ndrange, mux_allocator_info_t allocator,

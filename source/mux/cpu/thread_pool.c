@@ -39,6 +39,7 @@ typedef struct cpu_worker {
   struct cpu_pool *pool;
   pthread_t thread;
   unsigned index; /* also its slot */
+  int core;       /* the core it is pinned to, or -1: by index */
 } cpu_worker;
 
 struct cpu_pool {
@@ -214,7 +215,12 @@ static void *cpu_worker_main(void *argument) {
   cpu_worker *self = argument;
   struct cpu_pool *pool = self->pool;
   pthread_setname_np(pthread_self(), "clmux-worker");
-  cpu_bind_worker_thread(self->index, pool->workers);
+  if (self->core >= 0) {
+    cpu_bind_worker_thread((unsigned)self->core,
+                           cpu_device_info()->compute_units);
+  } else {
+    cpu_bind_worker_thread(self->index, pool->workers);
+  }
   if (timeline_on()) {
     char name[32];
     snprintf(name, sizeof name, "clmux worker %u", self->index);
@@ -267,9 +273,13 @@ static size_t cpu_round_up(size_t value, size_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
-struct cpu_pool *cpu_pool_create(mux_allocator_info_t allocator) {
+struct cpu_pool *cpu_pool_create(mux_allocator_info_t allocator,
+                                 const uint32_t *cores, unsigned core_count) {
   const struct mux_device_info_s *info = cpu_device_info();
+  /* A partition's workers, one per core, are no more than the whole
+   * device's: CLMUX_NUM_THREADS and a CPU quota bound them too. */
   unsigned workers = cpu_worker_count();
+  if (cores && core_count < workers) workers = core_count;
   size_t size = sizeof(struct cpu_pool) + workers * sizeof(cpu_worker);
   struct cpu_pool *pool =
       cpu_calloc(allocator, size, _Alignof(struct cpu_pool));
@@ -322,6 +332,7 @@ struct cpu_pool *cpu_pool_create(mux_allocator_info_t allocator) {
     cpu_worker *worker = &pool->worker[started];
     worker->pool = pool;
     worker->index = started;
+    worker->core = cores ? (int)cores[started] : -1;
     if (pthread_create(&worker->thread, NULL, cpu_worker_main, worker) != 0) {
       break;
     }

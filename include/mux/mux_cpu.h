@@ -1,0 +1,45 @@
+/* clmux — what the CPU target offers beyond the Mux specification:
+ * partitions of the CPU device (OpenCL sub-devices).
+ *
+ * All devices of this target share the process's address space: memory,
+ * buffers, images, executables and kernels made through one device may be
+ * used in the command buffers of any other. A partition runs its command
+ * buffers on workers of its own, pinned to its cores. */
+#ifndef MUX_MUX_CPU_H_INCLUDED
+#define MUX_MUX_CPU_H_INCLUDED
+
+#include <mux/mux.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The levels a partition by affinity may follow. */
+typedef enum mux_cpu_domain_e {
+  mux_cpu_domain_numa,
+  mux_cpu_domain_l4_cache,
+  mux_cpu_domain_l3_cache,
+  mux_cpu_domain_l2_cache,
+  mux_cpu_domain_l1_cache,
+} mux_cpu_domain_e;
+
+/* A device of its own on `core_count` cores of the CPU device (indices
+ * 0 .. compute_units-1 of the device's cores, each at most once), with
+ * `info` as its description (the caller keeps it alive, its compute_units
+ * set to core_count). Destroyed with muxDestroyDevice.
+ * mux_error_invalid_value: a core index out of range or repeated. */
+mux_result_t muxCpuCreatePartition(mux_device_t device, const uint32_t *cores,
+                                   uint32_t core_count, mux_device_info_t info,
+                                   mux_allocator_info_t allocator_info,
+                                   mux_device_t *out_device);
+
+/* Which NUMA node, or which cache at a level, core `core` belongs to (an
+ * index that is the same for cores sharing it); -1 when the machine has no
+ * such level or the core does not exist. */
+int32_t muxCpuCoreDomain(uint32_t core, mux_cpu_domain_e domain);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MUX_MUX_CPU_H_INCLUDED */
