@@ -20,11 +20,12 @@ static struct {
   pthread_once_t once;
   bool on;
   FILE *file;
-  bool closed; /* under the FILE's lock: at exit, and in a forked child */
+  pthread_mutex_t lock; /* every write; our own, so that fork can hold it */
+  bool closed;          /* under the lock: at exit, and in a forked child */
   int pid;
   atomic_uint tracks;
   uint64_t flushed_at;
-} timeline = {.once = PTHREAD_ONCE_INIT};
+} timeline = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
 
 static _Thread_local unsigned thread_id;
 
@@ -61,7 +62,7 @@ size_t timeline_escape(char *out, size_t size, const char *text) {
 /* Writes one event (the text after its separating comma). */
 static void write_event(const char *text, size_t length) {
   FILE *file = timeline.file;
-  flockfile(file);
+  pthread_mutex_lock(&timeline.lock);
   if (!timeline.closed) {
     fputs_unlocked(",\n", file);
     fwrite_unlocked(text, 1, length, file);
@@ -71,7 +72,7 @@ static void write_event(const char *text, size_t length) {
       timeline.flushed_at = now;
     }
   }
-  funlockfile(file);
+  pthread_mutex_unlock(&timeline.lock);
 }
 
 static void name_track(unsigned tid, const char *name) {
@@ -89,17 +90,17 @@ static void name_track(unsigned tid, const char *name) {
 /* Fork: the child must neither repeat the parent's buffered events nor
  * close the parent's array. */
 static void before_fork(void) {
-  flockfile(timeline.file);
+  pthread_mutex_lock(&timeline.lock);
   fflush_unlocked(timeline.file);
 }
 
-static void after_fork_parent(void) { funlockfile(timeline.file); }
+static void after_fork_parent(void) { pthread_mutex_unlock(&timeline.lock); }
 
 static void after_fork_child(void) {
   timeline.closed = true;
   timeline.on = false;
   thread_id = 0;
-  funlockfile(timeline.file);
+  pthread_mutex_unlock(&timeline.lock);
 }
 
 static void set_up(void) {
@@ -135,13 +136,13 @@ bool timeline_on(void) {
  * threads still running may try to write; they find it closed. */
 __attribute__((destructor)) static void timeline_close(void) {
   if (!timeline.file) return;
-  flockfile(timeline.file);
+  pthread_mutex_lock(&timeline.lock);
   if (!timeline.closed) {
     timeline.closed = true;
     fputs_unlocked("\n]\n", timeline.file);
     fflush_unlocked(timeline.file);
   }
-  funlockfile(timeline.file);
+  pthread_mutex_unlock(&timeline.lock);
 }
 
 static unsigned this_thread(void) {

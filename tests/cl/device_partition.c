@@ -173,10 +173,10 @@ typedef struct run {
 enum { items = 1 << 14 };
 
 /* One queue's launches, on a thread of its own: sub-devices run at once. */
+static int start[items]; /* filled before the threads start */
+
 static void *run_on_queue(void *argument) {
   run *r = argument;
-  static int start[items];
-  for (int i = 0; i < items; i++) start[i] = i;
   const size_t global = items;
   CHECK_CL_SUCCESS(clEnqueueWriteBuffer(r->queue, r->buffer, CL_TRUE, 0,
                                         sizeof start, start, 0, NULL, NULL));
@@ -230,6 +230,7 @@ static void test_running(cl_device_id root, const cl_device_id *subs,
                                               sizeof group, &group, NULL));
     CHECK(group >= 1);
   }
+  for (int i = 0; i < items; i++) start[i] = i;
   for (cl_uint i = 0; i < count; i++) {
     REQUIRE(pthread_create(&threads[i], NULL, run_on_queue, &runs[i]) == 0);
   }
