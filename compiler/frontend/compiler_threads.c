@@ -58,10 +58,9 @@ static void *compiler_thread(void *unused) {
   return NULL;
 }
 
-static unsigned most_threads(void) {
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  return cpus < 1 ? 1 : cpus > MOST_THREADS ? MOST_THREADS : (unsigned)cpus;
-}
+/* The thread limit, read once: sysconf reads /sys on every call, and the
+ * hand-off below runs under the lock. */
+static unsigned most_threads;
 
 static bool start_thread(void) {
   pthread_attr_t attributes;
@@ -86,7 +85,11 @@ static void after_fork_child(void) {
   queued = idle = threads = 0;
 }
 
-static void register_fork_handlers(void) {
+static void set_up(void) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  most_threads = cpus < 1              ? 1
+                 : cpus > MOST_THREADS ? MOST_THREADS
+                                       : (unsigned)cpus;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 }
 
@@ -96,10 +99,10 @@ void cc_on_compiler_thread(void (*fn)(void *data), void *data) {
     fn(data);
     return;
   }
-  pthread_once(&once, register_fork_handlers);
+  pthread_once(&once, set_up);
   job mine = {fn, data, false, NULL};
   pthread_mutex_lock(&lock);
-  if (queued + 1 > idle && threads < most_threads() && start_thread()) {
+  if (queued + 1 > idle && threads < most_threads && start_thread()) {
     threads++;
   }
   if (threads == 0) { /* no thread to be had: here, on the caller's stack */

@@ -192,22 +192,24 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
   for (cl_uint i = 0; i < num_args; i++) {
     descriptors[i] = kernel->args[i].descriptor;
   }
+  /* The record's report is registered before the command is recorded: a
+   * recorded command cannot be taken back, and must not run with a record
+   * freed for want of memory for its report. */
   void *record = NULL;
   if (checked &&
-      !clx_bounds_record_new(kernel, &descriptors[num_args], &record)) {
+      (!clx_bounds_record_new(kernel, &descriptors[num_args], &record) ||
+       clx_enqueue_on_complete(enqueue, clx_bounds_record_done, record) !=
+           CL_SUCCESS)) {
     pthread_mutex_unlock(&kernel->lock);
+    if (record) clx_bounds_record_done(record, CL_OUT_OF_HOST_MEMORY);
     if (descriptors != on_stack) free(descriptors);
     return CL_OUT_OF_HOST_MEMORY;
   }
   mux_result_t result = muxCommandNDRange(
       enqueue->command_buffer, mux_kernel, options, 0, NULL, NULL);
-  if (record && (result != mux_success ||
-                 clx_enqueue_on_complete(enqueue, clx_bounds_record_done,
-                                         record) != CL_SUCCESS)) {
-    /* Not recorded, or recorded without its report: the command must not
-     * run with a record that is freed here. */
-    if (result == mux_success) result = mux_error_out_of_memory;
-    clx_bounds_record_done(record, CL_SUCCESS);
+  /* Not recorded: the abort that follows drops the report's hook. */
+  if (record && result != mux_success) {
+    clx_bounds_record_done(record, CL_OUT_OF_RESOURCES);
   }
   if (result == mux_success) {
     clx_enqueue_label(enqueue, kernel->name);

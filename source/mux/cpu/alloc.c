@@ -57,7 +57,7 @@ void *cpu_spares_take(cpu_spares *spares, mux_allocator_info_t allocator,
 void cpu_spares_give(cpu_spares *spares, mux_allocator_info_t allocator,
                      void *memory, size_t size) {
   if (!memory) return;
-  if (spares) {
+  if (spares && size <= CPU_SPARE_MAX_SIZE) {
     spares_lock(spares);
     if (spares->count < CPU_SPARE_BLOCKS) {
       spares->blocks[spares->count].memory = memory;

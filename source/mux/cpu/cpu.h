@@ -48,6 +48,9 @@ void cpu_free(mux_allocator_info_t allocator, void *pointer);
  * record next: a queue that records launches into reused command buffers
  * then stops going to malloc for each (memalign has no fast path). */
 #define CPU_SPARE_BLOCKS 64u
+/* Larger blocks are not kept: a kernel's scratch for values live across
+ * barriers can be megabytes, and costs more to run than to allocate. */
+#define CPU_SPARE_MAX_SIZE 4096u
 typedef struct cpu_spares {
   atomic_flag lock; /* a command buffer is recorded by one thread at a time;
                        this only keeps misuse from corrupting the list */
