@@ -1,8 +1,13 @@
 /* clmux ICD: the dispatch table every clmux object points to (cl_khr_icd).
- * Entries for OpenCL 2.0+ and for extensions clmux does not provide stay
- * NULL, except clCreateCommandQueueWithProperties (command_queue.c).
- */
+ * Every entry of OpenCL 1.2 to 3.0 is filled (later versions' in
+ * later_versions.c and command_queue.c): ocl-icd's loader calls a slot
+ * without checking it. Extensions clmux does not provide stay NULL; their
+ * functions are only reached through clGetExtensionFunctionAddress, which
+ * does not return them. Built against the 3.0 headers, so that every slot
+ * is typed and checked. */
+#define CL_TARGET_OPENCL_VERSION 300
 #include "../source/cl/clx.h"
+#include "later_versions.h"
 
 /* icd.c: the hidden versions of the exported ICD entry points. */
 void *CL_API_CALL clx_icd_extension_function(const char *func_name);
@@ -23,9 +28,8 @@ const struct _cl_icd_dispatch clx_dispatch = {
     .clReleaseContext = clReleaseContext,
     .clGetContextInfo = clGetContextInfo,
     .clCreateCommandQueue = clCreateCommandQueue,
-    /* (a void * slot in a 1.2 build of the header) */
     .clCreateCommandQueueWithProperties =
-        (void *)clx_create_command_queue_with_properties,
+        clx_create_command_queue_with_properties,
     .clRetainCommandQueue = clRetainCommandQueue,
     .clReleaseCommandQueue = clReleaseCommandQueue,
     .clGetCommandQueueInfo = clGetCommandQueueInfo,
@@ -104,4 +108,32 @@ const struct _cl_icd_dispatch clx_dispatch = {
     .clGetExtensionFunctionAddress = clx_icd_extension_function,
     .clGetExtensionFunctionAddressForPlatform =
         clx_icd_extension_function_for_platform,
+
+    /* OpenCL 2.0 to 3.0 */
+    .clCreatePipe = clx_create_pipe,
+    .clGetPipeInfo = clx_get_pipe_info,
+    .clSVMAlloc = clx_svm_alloc,
+    .clSVMFree = clx_svm_free,
+    .clEnqueueSVMFree = clx_enqueue_svm_free,
+    .clEnqueueSVMMemcpy = clx_enqueue_svm_memcpy,
+    .clEnqueueSVMMemFill = clx_enqueue_svm_mem_fill,
+    .clEnqueueSVMMap = clx_enqueue_svm_map,
+    .clEnqueueSVMUnmap = clx_enqueue_svm_unmap,
+    .clCreateSamplerWithProperties = clx_create_sampler_with_properties,
+    .clSetKernelArgSVMPointer = clx_set_kernel_arg_svm_pointer,
+    .clSetKernelExecInfo = clx_set_kernel_exec_info,
+    .clGetKernelSubGroupInfoKHR = clx_get_kernel_sub_group_info,
+    .clCloneKernel = clx_clone_kernel,
+    .clCreateProgramWithIL = clx_create_program_with_il,
+    .clEnqueueSVMMigrateMem = clx_enqueue_svm_migrate_mem,
+    .clGetDeviceAndHostTimer = clx_get_device_and_host_timer,
+    .clGetHostTimer = clx_get_host_timer,
+    .clGetKernelSubGroupInfo = clx_get_kernel_sub_group_info,
+    .clSetDefaultDeviceCommandQueue = clx_set_default_device_command_queue,
+    .clSetProgramReleaseCallback = clx_set_program_release_callback,
+    .clSetProgramSpecializationConstant =
+        clx_set_program_specialization_constant,
+    .clCreateBufferWithProperties = clx_create_buffer_with_properties,
+    .clCreateImageWithProperties = clx_create_image_with_properties,
+    .clSetContextDestructorCallback = clx_set_context_destructor_callback,
 };

@@ -30,10 +30,15 @@
 #ifndef CLMUX_CL_CLX_H
 #define CLMUX_CL_CLX_H
 
+/* The front-end is 1.2; the ICD's table of every version's entry points
+ * (icd/) includes this header after asking for the 3.0 headers. */
+#ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 #define CL_USE_DEPRECATED_OPENCL_1_0_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_0_APIS
 #include <CL/cl_icd.h>
 #include <mux/mux.h>
 #include <pthread.h>

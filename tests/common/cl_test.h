@@ -4,10 +4,13 @@
 #ifndef CLMUX_TESTS_CL_TEST_H
 #define CLMUX_TESTS_CL_TEST_H
 
+#ifndef CL_TARGET_OPENCL_VERSION /* a test of 2.x entry points asks for 300 */
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 #define CL_USE_DEPRECATED_OPENCL_1_0_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_0_APIS
 #include <CL/cl.h>
 #include <stdbool.h>
 #include <stdio.h>

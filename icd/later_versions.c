@@ -1,0 +1,349 @@
+/* clmux ICD: the entry points of OpenCL 2.0 to 3.0 in the dispatch table.
+ *
+ * ocl-icd's loader calls a platform's dispatch slot without checking it, so
+ * a NULL slot turns an application's call of a 2.x function into a crash.
+ * Every such slot gets a function: the three that 1.2 objects can serve
+ * (buffers, images and samplers made from property lists) do their work;
+ * the others check their object and return the error OpenCL 3.0 names for
+ * a device without the feature (CL_INVALID_OPERATION, mostly).
+ *
+ * Compiled against the 3.0 headers for the real prototypes; the dispatch
+ * table (dispatch.c, 1.2 headers) sees these slots as void pointers. */
+#define CL_TARGET_OPENCL_VERSION 300
+#include "later_versions.h"
+
+#include "../source/cl/clx.h"
+
+static cl_int fail(cl_int *errcode_ret, cl_int error) {
+  if (errcode_ret) *errcode_ret = error;
+  return error;
+}
+
+/* ---- Served with 1.2 objects ------------------------------------------- */
+
+/* clmux knows no 3.0 memory property: an empty list or none at all. */
+static bool no_memory_properties(const cl_mem_properties *properties) {
+  return !properties || properties[0] == 0;
+}
+
+cl_mem CL_API_CALL clx_create_buffer_with_properties(
+    cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
+    size_t size, void *host_ptr, cl_int *errcode_ret) {
+  if (!clx_valid(context, clx_kind_context)) {
+    fail(errcode_ret, CL_INVALID_CONTEXT);
+    return NULL;
+  }
+  if (!no_memory_properties(properties)) {
+    fail(errcode_ret, CL_INVALID_PROPERTY);
+    return NULL;
+  }
+  return clCreateBuffer(context, flags, size, host_ptr, errcode_ret);
+}
+
+cl_mem CL_API_CALL clx_create_image_with_properties(
+    cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
+    const cl_image_format *image_format, const cl_image_desc *image_desc,
+    void *host_ptr, cl_int *errcode_ret) {
+  if (!clx_valid(context, clx_kind_context)) {
+    fail(errcode_ret, CL_INVALID_CONTEXT);
+    return NULL;
+  }
+  if (!no_memory_properties(properties)) {
+    fail(errcode_ret, CL_INVALID_PROPERTY);
+    return NULL;
+  }
+  return clCreateImage(context, flags, image_format, image_desc, host_ptr,
+                       errcode_ret);
+}
+
+/* The 2.0 property list of the three 1.2 sampler settings, each at most
+ * once; the 1.2 defaults otherwise. */
+cl_sampler CL_API_CALL clx_create_sampler_with_properties(
+    cl_context context, const cl_sampler_properties *properties,
+    cl_int *errcode_ret) {
+  if (!clx_valid(context, clx_kind_context)) {
+    fail(errcode_ret, CL_INVALID_CONTEXT);
+    return NULL;
+  }
+  cl_bool normalized = CL_TRUE;
+  cl_addressing_mode addressing = CL_ADDRESS_CLAMP;
+  cl_filter_mode filter = CL_FILTER_NEAREST;
+  unsigned seen = 0;
+  for (size_t i = 0; properties && properties[i]; i += 2) {
+    unsigned bit;
+    switch (properties[i]) {
+      case CL_SAMPLER_NORMALIZED_COORDS:
+        bit = 1;
+        normalized = (cl_bool)properties[i + 1];
+        break;
+      case CL_SAMPLER_ADDRESSING_MODE:
+        bit = 2;
+        addressing = (cl_addressing_mode)properties[i + 1];
+        break;
+      case CL_SAMPLER_FILTER_MODE:
+        bit = 4;
+        filter = (cl_filter_mode)properties[i + 1];
+        break;
+      default:
+        fail(errcode_ret, CL_INVALID_VALUE);
+        return NULL;
+    }
+    if (seen & bit) {
+      fail(errcode_ret, CL_INVALID_VALUE);
+      return NULL;
+    }
+    seen |= bit;
+  }
+  return clCreateSampler(context, normalized, addressing, filter, errcode_ret);
+}
+
+/* ---- Features clmux's 1.2 device does not have ------------------------- */
+
+static cl_int queue_checked(cl_command_queue queue) {
+  return clx_valid(queue, clx_kind_command_queue) ? CL_INVALID_OPERATION
+                                                  : CL_INVALID_COMMAND_QUEUE;
+}
+
+static cl_int kernel_checked(cl_kernel kernel) {
+  return clx_valid(kernel, clx_kind_kernel) ? CL_INVALID_OPERATION
+                                            : CL_INVALID_KERNEL;
+}
+
+static cl_int context_checked(cl_context context) {
+  return clx_valid(context, clx_kind_context) ? CL_INVALID_OPERATION
+                                              : CL_INVALID_CONTEXT;
+}
+
+static cl_int program_checked(cl_program program) {
+  return clx_valid(program, clx_kind_program) ? CL_INVALID_OPERATION
+                                              : CL_INVALID_PROGRAM;
+}
+
+static cl_int device_checked(cl_device_id device) {
+  return clx_device_valid(device) ? CL_INVALID_OPERATION : CL_INVALID_DEVICE;
+}
+
+cl_mem CL_API_CALL clx_create_pipe(cl_context context, cl_mem_flags flags,
+                                   cl_uint packet_size, cl_uint max_packets,
+                                   const cl_pipe_properties *properties,
+                                   cl_int *errcode_ret) {
+  (void)flags;
+  (void)packet_size;
+  (void)max_packets;
+  (void)properties;
+  fail(errcode_ret, context_checked(context));
+  return NULL;
+}
+
+/* No pipe object exists, so whatever is passed is not one. */
+cl_int CL_API_CALL clx_get_pipe_info(cl_mem pipe, cl_pipe_info param_name,
+                                     size_t param_value_size, void *param_value,
+                                     size_t *param_value_size_ret) {
+  (void)pipe;
+  (void)param_name;
+  (void)param_value_size;
+  (void)param_value;
+  (void)param_value_size_ret;
+  return CL_INVALID_MEM_OBJECT;
+}
+
+/* 3.0: NULL when no device in the context supports SVM. */
+void *CL_API_CALL clx_svm_alloc(cl_context context, cl_svm_mem_flags flags,
+                                size_t size, cl_uint alignment) {
+  (void)context;
+  (void)flags;
+  (void)size;
+  (void)alignment;
+  return NULL;
+}
+
+void CL_API_CALL clx_svm_free(cl_context context, void *svm_pointer) {
+  (void)context;
+  (void)svm_pointer;
+}
+
+cl_int CL_API_CALL clx_enqueue_svm_free(
+    cl_command_queue queue, cl_uint num_svm_pointers, void *svm_pointers[],
+    void(CL_CALLBACK *pfn_free_func)(cl_command_queue queue,
+                                     cl_uint num_svm_pointers,
+                                     void *svm_pointers[], void *user_data),
+    void *user_data, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
+  (void)num_svm_pointers;
+  (void)svm_pointers;
+  (void)pfn_free_func;
+  (void)user_data;
+  (void)num_events_in_wait_list;
+  (void)event_wait_list;
+  (void)event;
+  return queue_checked(queue);
+}
+
+cl_int CL_API_CALL clx_enqueue_svm_memcpy(cl_command_queue queue,
+                                          cl_bool blocking_copy, void *dst_ptr,
+                                          const void *src_ptr, size_t size,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list,
+                                          cl_event *event) {
+  (void)blocking_copy;
+  (void)dst_ptr;
+  (void)src_ptr;
+  (void)size;
+  (void)num_events_in_wait_list;
+  (void)event_wait_list;
+  (void)event;
+  return queue_checked(queue);
+}
+
+cl_int CL_API_CALL clx_enqueue_svm_mem_fill(cl_command_queue queue,
+                                            void *svm_ptr, const void *pattern,
+                                            size_t pattern_size, size_t size,
+                                            cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list,
+                                            cl_event *event) {
+  (void)svm_ptr;
+  (void)pattern;
+  (void)pattern_size;
+  (void)size;
+  (void)num_events_in_wait_list;
+  (void)event_wait_list;
+  (void)event;
+  return queue_checked(queue);
+}
+
+cl_int CL_API_CALL clx_enqueue_svm_map(cl_command_queue queue,
+                                       cl_bool blocking_map, cl_map_flags flags,
+                                       void *svm_ptr, size_t size,
+                                       cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list,
+                                       cl_event *event) {
+  (void)blocking_map;
+  (void)flags;
+  (void)svm_ptr;
+  (void)size;
+  (void)num_events_in_wait_list;
+  (void)event_wait_list;
+  (void)event;
+  return queue_checked(queue);
+}
+
+cl_int CL_API_CALL clx_enqueue_svm_unmap(cl_command_queue queue, void *svm_ptr,
+                                         cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list,
+                                         cl_event *event) {
+  (void)svm_ptr;
+  (void)num_events_in_wait_list;
+  (void)event_wait_list;
+  (void)event;
+  return queue_checked(queue);
+}
+
+cl_int CL_API_CALL clx_enqueue_svm_migrate_mem(
+    cl_command_queue queue, cl_uint num_svm_pointers, const void **svm_pointers,
+    const size_t *sizes, cl_mem_migration_flags flags,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+    cl_event *event) {
+  (void)num_svm_pointers;
+  (void)svm_pointers;
+  (void)sizes;
+  (void)flags;
+  (void)num_events_in_wait_list;
+  (void)event_wait_list;
+  (void)event;
+  return queue_checked(queue);
+}
+
+cl_int CL_API_CALL clx_set_kernel_arg_svm_pointer(cl_kernel kernel,
+                                                  cl_uint arg_index,
+                                                  const void *arg_value) {
+  (void)arg_index;
+  (void)arg_value;
+  return kernel_checked(kernel);
+}
+
+cl_int CL_API_CALL clx_set_kernel_exec_info(cl_kernel kernel,
+                                            cl_kernel_exec_info param_name,
+                                            size_t param_value_size,
+                                            const void *param_value) {
+  (void)param_name;
+  (void)param_value_size;
+  (void)param_value;
+  return kernel_checked(kernel);
+}
+
+cl_int CL_API_CALL clx_get_kernel_sub_group_info(
+    cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+    size_t input_value_size, const void *input_value, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret) {
+  (void)device;
+  (void)param_name;
+  (void)input_value_size;
+  (void)input_value;
+  (void)param_value_size;
+  (void)param_value;
+  (void)param_value_size_ret;
+  return kernel_checked(kernel);
+}
+
+cl_kernel CL_API_CALL clx_clone_kernel(cl_kernel source_kernel,
+                                       cl_int *errcode_ret) {
+  fail(errcode_ret, kernel_checked(source_kernel));
+  return NULL;
+}
+
+cl_program CL_API_CALL clx_create_program_with_il(cl_context context,
+                                                  const void *il, size_t length,
+                                                  cl_int *errcode_ret) {
+  (void)il;
+  (void)length;
+  fail(errcode_ret, context_checked(context));
+  return NULL;
+}
+
+cl_int CL_API_CALL clx_get_device_and_host_timer(cl_device_id device,
+                                                 cl_ulong *device_timestamp,
+                                                 cl_ulong *host_timestamp) {
+  (void)device_timestamp;
+  (void)host_timestamp;
+  return device_checked(device);
+}
+
+cl_int CL_API_CALL clx_get_host_timer(cl_device_id device,
+                                      cl_ulong *host_timestamp) {
+  (void)host_timestamp;
+  return device_checked(device);
+}
+
+cl_int CL_API_CALL clx_set_default_device_command_queue(
+    cl_context context, cl_device_id device, cl_command_queue command_queue) {
+  (void)device;
+  (void)command_queue;
+  return context_checked(context);
+}
+
+cl_int CL_API_CALL clx_set_program_release_callback(
+    cl_program program,
+    void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data),
+    void *user_data) {
+  (void)pfn_notify;
+  (void)user_data;
+  return program_checked(program);
+}
+
+cl_int CL_API_CALL clx_set_program_specialization_constant(
+    cl_program program, cl_uint spec_id, size_t spec_size,
+    const void *spec_value) {
+  (void)spec_id;
+  (void)spec_size;
+  (void)spec_value;
+  return program_checked(program);
+}
+
+cl_int CL_API_CALL clx_set_context_destructor_callback(
+    cl_context context,
+    void(CL_CALLBACK *pfn_notify)(cl_context context, void *user_data),
+    void *user_data) {
+  (void)pfn_notify;
+  (void)user_data;
+  return context_checked(context);
+}

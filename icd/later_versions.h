@@ -1,0 +1,97 @@
+/* clmux ICD: the OpenCL 2.0 to 3.0 entry points of the dispatch table
+ * (later_versions.c). Needs the 3.0 headers (CL_TARGET_OPENCL_VERSION 300). */
+#ifndef CLMUX_ICD_LATER_VERSIONS_H
+#define CLMUX_ICD_LATER_VERSIONS_H
+
+#include "../source/cl/clx.h" /* the 1.2 and 2.0 entry points not deprecated */
+
+cl_kernel CL_API_CALL clx_clone_kernel(cl_kernel source_kernel,
+                                       cl_int *errcode_ret);
+cl_mem CL_API_CALL clx_create_buffer_with_properties(
+    cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
+    size_t size, void *host_ptr, cl_int *errcode_ret);
+cl_mem CL_API_CALL clx_create_image_with_properties(
+    cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
+    const cl_image_format *image_format, const cl_image_desc *image_desc,
+    void *host_ptr, cl_int *errcode_ret);
+cl_mem CL_API_CALL clx_create_pipe(cl_context context, cl_mem_flags flags,
+                                   cl_uint packet_size, cl_uint max_packets,
+                                   const cl_pipe_properties *properties,
+                                   cl_int *errcode_ret);
+cl_program CL_API_CALL clx_create_program_with_il(cl_context context,
+                                                  const void *il, size_t length,
+                                                  cl_int *errcode_ret);
+cl_sampler CL_API_CALL clx_create_sampler_with_properties(
+    cl_context context, const cl_sampler_properties *properties,
+    cl_int *errcode_ret);
+cl_int CL_API_CALL clx_enqueue_svm_free(
+    cl_command_queue queue, cl_uint num_svm_pointers, void *svm_pointers[],
+    void(CL_CALLBACK *pfn_free_func)(cl_command_queue queue,
+                                     cl_uint num_svm_pointers,
+                                     void *svm_pointers[], void *user_data),
+    void *user_data, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL clx_enqueue_svm_map(cl_command_queue queue,
+                                       cl_bool blocking_map, cl_map_flags flags,
+                                       void *svm_ptr, size_t size,
+                                       cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list,
+                                       cl_event *event);
+cl_int CL_API_CALL clx_enqueue_svm_mem_fill(cl_command_queue queue,
+                                            void *svm_ptr, const void *pattern,
+                                            size_t pattern_size, size_t size,
+                                            cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list,
+                                            cl_event *event);
+cl_int CL_API_CALL clx_enqueue_svm_memcpy(cl_command_queue queue,
+                                          cl_bool blocking_copy, void *dst_ptr,
+                                          const void *src_ptr, size_t size,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list,
+                                          cl_event *event);
+cl_int CL_API_CALL clx_enqueue_svm_migrate_mem(
+    cl_command_queue queue, cl_uint num_svm_pointers, const void **svm_pointers,
+    const size_t *sizes, cl_mem_migration_flags flags,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+    cl_event *event);
+cl_int CL_API_CALL clx_enqueue_svm_unmap(cl_command_queue queue, void *svm_ptr,
+                                         cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list,
+                                         cl_event *event);
+cl_int CL_API_CALL clx_get_device_and_host_timer(cl_device_id device,
+                                                 cl_ulong *device_timestamp,
+                                                 cl_ulong *host_timestamp);
+cl_int CL_API_CALL clx_get_host_timer(cl_device_id device,
+                                      cl_ulong *host_timestamp);
+cl_int CL_API_CALL clx_get_kernel_sub_group_info(
+    cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+    size_t input_value_size, const void *input_value, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret);
+cl_int CL_API_CALL clx_get_pipe_info(cl_mem pipe, cl_pipe_info param_name,
+                                     size_t param_value_size, void *param_value,
+                                     size_t *param_value_size_ret);
+cl_int CL_API_CALL clx_set_context_destructor_callback(
+    cl_context context,
+    void(CL_CALLBACK *pfn_notify)(cl_context context, void *user_data),
+    void *user_data);
+cl_int CL_API_CALL clx_set_default_device_command_queue(
+    cl_context context, cl_device_id device, cl_command_queue command_queue);
+cl_int CL_API_CALL clx_set_kernel_arg_svm_pointer(cl_kernel kernel,
+                                                  cl_uint arg_index,
+                                                  const void *arg_value);
+cl_int CL_API_CALL clx_set_kernel_exec_info(cl_kernel kernel,
+                                            cl_kernel_exec_info param_name,
+                                            size_t param_value_size,
+                                            const void *param_value);
+cl_int CL_API_CALL clx_set_program_release_callback(
+    cl_program program,
+    void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data),
+    void *user_data);
+cl_int CL_API_CALL clx_set_program_specialization_constant(
+    cl_program program, cl_uint spec_id, size_t spec_size,
+    const void *spec_value);
+void *CL_API_CALL clx_svm_alloc(cl_context context, cl_svm_mem_flags flags,
+                                size_t size, cl_uint alignment);
+void CL_API_CALL clx_svm_free(cl_context context, void *svm_pointer);
+
+#endif /* CLMUX_ICD_LATER_VERSIONS_H */

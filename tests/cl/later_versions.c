@@ -1,0 +1,194 @@
+/* The entry points of OpenCL 2.0 to 3.0 through the loader: none crashes
+ * (ocl-icd calls a NULL dispatch slot unchecked). Buffers, images, samplers
+ * and queues made from property lists work; the rest check their object
+ * and answer CL_INVALID_OPERATION, as OpenCL 3.0 names for a device
+ * without the feature. */
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS /* clSetProgramReleaseCallback */
+#include "cl_test.h"
+
+static cl_device_id device;
+static cl_context context;
+
+static void test_made_from_properties(void) {
+  cl_int error = CL_SUCCESS;
+  /* Buffers: no properties, an empty list, and an unknown property. */
+  int data[16] = {0}, back[16] = {0};
+  for (int i = 0; i < 16; i++) data[i] = i * 7;
+  const cl_mem_properties empty[] = {0}, unknown[] = {0x1234, 1, 0};
+  cl_mem buffer = clCreateBufferWithProperties(
+      context, NULL, CL_MEM_COPY_HOST_PTR, sizeof data, data, &error);
+  CHECK_CL_SUCCESS(error);
+  cl_mem other = clCreateBufferWithProperties(context, empty, CL_MEM_READ_WRITE,
+                                              sizeof data, NULL, &error);
+  CHECK_CL_SUCCESS(error);
+  CHECK(clCreateBufferWithProperties(context, unknown, CL_MEM_READ_WRITE, 64,
+                                     NULL, &error) == NULL);
+  CHECK_CL(CL_INVALID_PROPERTY, error);
+  cl_command_queue queue = clCreateCommandQueueWithProperties(
+      context, device, (const cl_queue_properties[]){0}, &error);
+  CHECK_CL_SUCCESS(error);
+  CHECK_CL_SUCCESS(clEnqueueCopyBuffer(queue, buffer, other, 0, 0, sizeof data,
+                                       0, NULL, NULL));
+  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, other, CL_TRUE, 0, sizeof back,
+                                       back, 0, NULL, NULL));
+  CHECK(memcmp(data, back, sizeof data) == 0);
+
+  /* Images. */
+  cl_image_format format = {CL_RGBA, CL_UNSIGNED_INT8};
+  cl_image_desc desc = {
+      .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 4, .image_height = 4};
+  cl_mem image = clCreateImageWithProperties(context, empty, CL_MEM_READ_WRITE,
+                                             &format, &desc, NULL, &error);
+  CHECK_CL_SUCCESS(error);
+  size_t width = 0;
+  CHECK_CL_SUCCESS(
+      clGetImageInfo(image, CL_IMAGE_WIDTH, sizeof width, &width, NULL));
+  CHECK_INT(4, width);
+  CHECK(clCreateImageWithProperties(context, unknown, CL_MEM_READ_WRITE,
+                                    &format, &desc, NULL, &error) == NULL);
+  CHECK_CL(CL_INVALID_PROPERTY, error);
+
+  /* Samplers. */
+  const cl_sampler_properties settings[] = {CL_SAMPLER_NORMALIZED_COORDS,
+                                            CL_FALSE,
+                                            CL_SAMPLER_FILTER_MODE,
+                                            CL_FILTER_LINEAR,
+                                            CL_SAMPLER_ADDRESSING_MODE,
+                                            CL_ADDRESS_CLAMP_TO_EDGE,
+                                            0};
+  cl_sampler sampler = clCreateSamplerWithProperties(context, settings, &error);
+  CHECK_CL_SUCCESS(error);
+  cl_bool normalized = CL_TRUE;
+  cl_filter_mode filter = 0;
+  cl_addressing_mode addressing = 0;
+  clGetSamplerInfo(sampler, CL_SAMPLER_NORMALIZED_COORDS, sizeof normalized,
+                   &normalized, NULL);
+  clGetSamplerInfo(sampler, CL_SAMPLER_FILTER_MODE, sizeof filter, &filter,
+                   NULL);
+  clGetSamplerInfo(sampler, CL_SAMPLER_ADDRESSING_MODE, sizeof addressing,
+                   &addressing, NULL);
+  CHECK(normalized == CL_FALSE && filter == CL_FILTER_LINEAR &&
+        addressing == CL_ADDRESS_CLAMP_TO_EDGE);
+  cl_sampler plain = clCreateSamplerWithProperties(context, NULL, &error);
+  CHECK_CL_SUCCESS(error);
+  const cl_sampler_properties twice[] = {
+      CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, CL_SAMPLER_FILTER_MODE,
+      CL_FILTER_NEAREST, 0};
+  const cl_sampler_properties bogus[] = {0x4321, 0, 0};
+  CHECK(clCreateSamplerWithProperties(context, twice, &error) == NULL);
+  CHECK_CL(CL_INVALID_VALUE, error);
+  CHECK(clCreateSamplerWithProperties(context, bogus, &error) == NULL);
+  CHECK_CL(CL_INVALID_VALUE, error);
+
+  /* Queues: 1.2's property bits; no on-device queue size. */
+  const cl_queue_properties profiling[] = {CL_QUEUE_PROPERTIES,
+                                           CL_QUEUE_PROFILING_ENABLE, 0};
+  cl_command_queue profiled =
+      clCreateCommandQueueWithProperties(context, device, profiling, &error);
+  CHECK_CL_SUCCESS(error);
+  cl_command_queue_properties got = 0;
+  clGetCommandQueueInfo(profiled, CL_QUEUE_PROPERTIES, sizeof got, &got, NULL);
+  CHECK_INT(CL_QUEUE_PROFILING_ENABLE, got);
+  const cl_queue_properties sized[] = {CL_QUEUE_SIZE, 16, 0};
+  CHECK(clCreateCommandQueueWithProperties(context, device, sized, &error) ==
+        NULL);
+  CHECK_CL(CL_INVALID_QUEUE_PROPERTIES, error);
+
+  clReleaseCommandQueue(profiled);
+  clReleaseSampler(plain);
+  clReleaseSampler(sampler);
+  clReleaseMemObject(image);
+  clReleaseMemObject(other);
+  clReleaseMemObject(buffer);
+  clReleaseCommandQueue(queue);
+}
+
+static void test_unsupported(void) {
+  cl_int error = CL_SUCCESS;
+  cl_command_queue queue = cl_test_queue(context, device, 0);
+  cl_program program =
+      cl_test_build(context, device, "kernel void k(global int *p) {}", "");
+  cl_kernel kernel = clCreateKernel(program, "k", &error);
+  CHECK_CL_SUCCESS(error);
+  int host[4] = {0};
+
+  CHECK(clSVMAlloc(context, CL_MEM_READ_WRITE, 64, 0) == NULL);
+  clSVMFree(context, host); /* nothing happens */
+  CHECK_CL(
+      CL_INVALID_OPERATION,
+      clEnqueueSVMMemcpy(queue, CL_TRUE, host, host + 2, 8, 0, NULL, NULL));
+  CHECK_CL(CL_INVALID_OPERATION,
+           clEnqueueSVMMemFill(queue, host, host, 4, 16, 0, NULL, NULL));
+  CHECK_CL(CL_INVALID_OPERATION, clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ,
+                                                 host, 16, 0, NULL, NULL));
+  CHECK_CL(CL_INVALID_OPERATION, clEnqueueSVMUnmap(queue, host, 0, NULL, NULL));
+  void *pointers[1] = {host};
+  CHECK_CL(CL_INVALID_OPERATION,
+           clEnqueueSVMFree(queue, 1, pointers, NULL, NULL, 0, NULL, NULL));
+  const void *const_pointers[1] = {host};
+  CHECK_CL(
+      CL_INVALID_OPERATION,
+      clEnqueueSVMMigrateMem(queue, 1, const_pointers, NULL, 0, 0, NULL, NULL));
+  CHECK_CL(CL_INVALID_OPERATION, clSetKernelArgSVMPointer(kernel, 0, host));
+  CHECK_CL(CL_INVALID_OPERATION,
+           clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS,
+                               sizeof pointers, pointers));
+  size_t local = 1, result = 0;
+  CHECK_CL(CL_INVALID_OPERATION,
+           clGetKernelSubGroupInfo(
+               kernel, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+               sizeof local, &local, sizeof result, &result, NULL));
+  CHECK(clCloneKernel(kernel, &error) == NULL);
+  CHECK_CL(CL_INVALID_OPERATION, error);
+  const char il[] = "not SPIR-V";
+  CHECK(clCreateProgramWithIL(context, il, sizeof il, &error) == NULL);
+  CHECK_CL(CL_INVALID_OPERATION, error);
+  CHECK(clCreatePipe(context, CL_MEM_READ_WRITE, 4, 16, NULL, &error) == NULL);
+  CHECK_CL(CL_INVALID_OPERATION, error);
+  cl_uint packets = 0;
+  cl_mem buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, 64, NULL, &error);
+  CHECK_CL(CL_INVALID_MEM_OBJECT,
+           clGetPipeInfo(buffer, CL_PIPE_MAX_PACKETS, sizeof packets, &packets,
+                         NULL));
+  cl_ulong device_time = 0, host_time = 0;
+  CHECK_CL(CL_INVALID_OPERATION,
+           clGetDeviceAndHostTimer(device, &device_time, &host_time));
+  CHECK_CL(CL_INVALID_OPERATION, clGetHostTimer(device, &host_time));
+  CHECK_CL(CL_INVALID_OPERATION,
+           clSetDefaultDeviceCommandQueue(context, device, queue));
+  CHECK_CL(CL_INVALID_OPERATION,
+           clSetProgramReleaseCallback(program, NULL, NULL));
+  int value = 1;
+  CHECK_CL(CL_INVALID_OPERATION, clSetProgramSpecializationConstant(
+                                     program, 0, sizeof value, &value));
+  CHECK_CL(CL_INVALID_OPERATION,
+           clSetContextDestructorCallback(context, NULL, NULL));
+
+  /* An object of another kind where one is checked (the loader passes any
+   * clmux object on): the error names the kind expected. */
+  CHECK_CL(CL_INVALID_COMMAND_QUEUE,
+           clEnqueueSVMUnmap((cl_command_queue)kernel, host, 0, NULL, NULL));
+  CHECK_CL(CL_INVALID_KERNEL,
+           clSetKernelArgSVMPointer((cl_kernel)queue, 0, host));
+  CHECK_CL(CL_INVALID_DEVICE, clGetHostTimer((cl_device_id)queue, &host_time));
+  CHECK_CL(CL_INVALID_PROGRAM,
+           clSetProgramReleaseCallback((cl_program)kernel, NULL, NULL));
+  CHECK(clCreateProgramWithIL((cl_context)queue, il, sizeof il, &error) ==
+        NULL);
+  CHECK_CL(CL_INVALID_CONTEXT, error);
+
+  clReleaseMemObject(buffer);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  clReleaseCommandQueue(queue);
+}
+
+int main(void) {
+  device = cl_test_device();
+  context = cl_test_context(device);
+  test_made_from_properties();
+  test_unsupported();
+  clReleaseContext(context);
+  return check_finish();
+}
