@@ -1,13 +1,15 @@
 /* clmux ICD: the dispatch table every clmux object points to (cl_khr_icd).
  * Every entry of OpenCL 1.2 to 3.0 is filled (later versions' in
- * later_versions.c and command_queue.c): ocl-icd's loader calls a slot
- * without checking it. Extensions clmux does not provide stay NULL; their
+ * later_versions.c and command_queue.c), and so are GL and EGL sharing's
+ * (sharing.c), which ocl-icd exports itself: the loader calls a slot
+ * without checking it. The other extensions' slots stay NULL; their
  * functions are only reached through clGetExtensionFunctionAddress, which
  * does not return them. Built against the 3.0 headers, so that every slot
  * is typed and checked. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include "../source/cl/clx.h"
 #include "later_versions.h"
+#include "sharing.h"
 
 /* icd.c: the hidden versions of the exported ICD entry points. */
 void *CL_API_CALL clx_icd_extension_function(const char *func_name);
@@ -136,4 +138,21 @@ const struct _cl_icd_dispatch clx_dispatch = {
     .clCreateBufferWithProperties = clx_create_buffer_with_properties,
     .clCreateImageWithProperties = clx_create_image_with_properties,
     .clSetContextDestructorCallback = clx_set_context_destructor_callback,
+
+    /* GL and EGL sharing: refused (sharing.c) */
+    .clCreateFromGLBuffer = clx_create_from_gl_buffer,
+    .clCreateFromGLTexture = clx_create_from_gl_texture,
+    .clCreateFromGLTexture2D = clx_create_from_gl_texture,
+    .clCreateFromGLTexture3D = clx_create_from_gl_texture,
+    .clCreateFromGLRenderbuffer = clx_create_from_gl_renderbuffer,
+    .clGetGLObjectInfo = clx_get_gl_object_info,
+    .clGetGLTextureInfo = clx_get_gl_texture_info,
+    .clEnqueueAcquireGLObjects = clx_enqueue_gl_objects,
+    .clEnqueueReleaseGLObjects = clx_enqueue_gl_objects,
+    .clGetGLContextInfoKHR = clx_get_gl_context_info,
+    .clCreateEventFromGLsyncKHR = clx_create_event_from_gl_sync,
+    .clCreateFromEGLImageKHR = clx_create_from_egl_image,
+    .clEnqueueAcquireEGLObjectsKHR = clx_enqueue_gl_objects,
+    .clEnqueueReleaseEGLObjectsKHR = clx_enqueue_gl_objects,
+    .clCreateEventFromEGLSyncKHR = clx_create_event_from_egl_sync,
 };
