@@ -1,6 +1,6 @@
 /* clmux ICD: the dispatch table every clmux object points to (cl_khr_icd).
  * Every entry of OpenCL 1.2 to 3.0 is filled (later versions' in
- * later_versions.c and command_queue.c), and so are GL and EGL sharing's
+ * later_versions.c), and so are GL and EGL sharing's
  * (sharing.c), which ocl-icd exports itself: the loader calls a slot
  * without checking it. The other extensions' slots stay NULL; their
  * functions are only reached through clGetExtensionFunctionAddress, which

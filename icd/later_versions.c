@@ -2,8 +2,9 @@
  *
  * ocl-icd's loader calls a platform's dispatch slot without checking it, so
  * a NULL slot turns an application's call of a 2.x function into a crash.
- * Every such slot gets a function: the three that 1.2 objects can serve
- * (buffers, images and samplers made from property lists) do their work;
+ * Every such slot gets a function: the four that 1.2 objects can serve
+ * (queues, buffers, images and samplers made from property lists) do their
+ * work;
  * the others check their object and return the error OpenCL 3.0 names for
  * a device without the feature (CL_INVALID_OPERATION, mostly).
  *
@@ -95,6 +96,25 @@ cl_sampler CL_API_CALL clx_create_sampler_with_properties(
     seen |= bit;
   }
   return clCreateSampler(context, normalized, addressing, filter, errcode_ret);
+}
+
+/* 1.2's property bits; on-device queues (and their CL_QUEUE_SIZE) are not
+ * supported. */
+cl_command_queue CL_API_CALL clx_create_command_queue_with_properties(
+    cl_context context, cl_device_id device,
+    const cl_queue_properties *properties, cl_int *errcode_ret) {
+  cl_command_queue_properties bits = 0;
+  for (size_t i = 0; properties && properties[i]; i += 2) {
+    if (properties[i] == CL_QUEUE_PROPERTIES) {
+      bits = properties[i + 1];
+    } else {
+      fail(errcode_ret, properties[i] == CL_QUEUE_SIZE
+                            ? CL_INVALID_QUEUE_PROPERTIES
+                            : CL_INVALID_VALUE);
+      return NULL;
+    }
+  }
+  return clCreateCommandQueue(context, device, bits, errcode_ret);
 }
 
 /* ---- Features clmux's 1.2 device does not have ------------------------- */

@@ -5,6 +5,10 @@
 
 #include "../source/cl/clx.h" /* the 1.2 and 2.0 entry points not deprecated */
 
+cl_command_queue CL_API_CALL clx_create_command_queue_with_properties(
+    cl_context context, cl_device_id device,
+    const cl_queue_properties *properties, cl_int *errcode_ret);
+
 cl_kernel CL_API_CALL clx_clone_kernel(cl_kernel source_kernel,
                                        cl_int *errcode_ret);
 cl_mem CL_API_CALL clx_create_buffer_with_properties(

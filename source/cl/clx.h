@@ -228,12 +228,6 @@ struct _cl_command_queue {
   uint32_t track;                  /* its CLMUX_TRACE track, or 0 */
 };
 
-/* clCreateCommandQueueWithProperties (OpenCL 2.0), for the dispatch
- * table. */
-cl_command_queue CL_API_CALL clx_create_command_queue_with_properties(
-    cl_context context, cl_device_id device, const cl_ulong *properties,
-    cl_int *errcode_ret);
-
 /* One command being enqueued. Between begin and end the queue is locked and
  * the caller records its Mux commands into `command_buffer` (any muxCommand*,
  * including muxCommandUserCallback for work done on the host). */

@@ -802,32 +802,3 @@ cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
   }
   return clx_queue_finish(command_queue);
 }
-
-/* OpenCL 2.0's clCreateCommandQueueWithProperties, which 2.x applications
- * and the CTS call whatever the device's version: ocl-icd's loader calls
- * through the dispatch slot unchecked, so a NULL one is a crash. It takes
- * CL_QUEUE_PROPERTIES with 1.2's bits; on-device queues (and their
- * CL_QUEUE_SIZE) are not supported. */
-#define CLX_QUEUE_PROPERTIES 0x1093 /* CL_QUEUE_PROPERTIES of 2.0 */
-#define CLX_QUEUE_SIZE 0x1094       /* CL_QUEUE_SIZE of 2.0 */
-
-cl_command_queue CL_API_CALL clx_create_command_queue_with_properties(
-    cl_context context, cl_device_id device, const cl_ulong *properties,
-    cl_int *errcode_ret) {
-  cl_command_queue_properties bits = 0;
-  for (size_t i = 0; properties && properties[i]; i += 2) {
-    cl_int error = CL_SUCCESS;
-    if (properties[i] == CLX_QUEUE_PROPERTIES) {
-      bits = properties[i + 1];
-    } else if (properties[i] == CLX_QUEUE_SIZE) {
-      error = CL_INVALID_QUEUE_PROPERTIES;
-    } else {
-      error = CL_INVALID_VALUE;
-    }
-    if (error != CL_SUCCESS) {
-      if (errcode_ret) *errcode_ret = error;
-      return NULL;
-    }
-  }
-  return clCreateCommandQueue(context, device, bits, errcode_ret);
-}
