@@ -1,5 +1,6 @@
 /* clmux — what the CPU target offers beyond the Mux specification:
- * partitions of the CPU device (OpenCL sub-devices).
+ * partitions of the CPU device (OpenCL sub-devices), and replaying one
+ * command buffer inside another (cl_khr_command_buffer).
  *
  * All devices of this target share the process's address space: memory,
  * buffers, images, executables and kernels made through one device may be
@@ -37,6 +38,17 @@ mux_result_t muxCpuCreatePartition(mux_device_t device, const uint32_t *cores,
  * index that is the same for cores sharing it); -1 when the machine has no
  * such level or the core does not exist. */
 int32_t muxCpuCoreDomain(uint32_t core, mux_cpu_domain_e domain);
+
+/* Records into `command_buffer` a copy of every command of the finalized
+ * `source`, in order, as muxCloneCommandBuffer copies them (NDRange
+ * descriptors included). `source` may be copied from on several threads at
+ * once and dispatched nowhere: it is a recording to replay, and
+ * `command_buffer` may belong to another device of this target. On failure
+ * `command_buffer` is unchanged.
+ * mux_error_invalid_value: `source` is not finalized, or `command_buffer`
+ * is. */
+mux_result_t muxCpuCommandReplay(mux_command_buffer_t command_buffer,
+                                 mux_command_buffer_t source);
 
 #ifdef __cplusplus
 }

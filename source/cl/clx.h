@@ -24,6 +24,9 @@
  *   kernel_info.c     kernel, argument and work-group queries
  *   kernel_specialize.c  compiled kernels per local size (cached)
  *   enqueue_kernel.c  NDRange, task, native kernel
+ *   command_buffer.c  cl_khr_command_buffer objects: create, finalize,
+ *                     enqueue, info, barriers (the clCommand*KHR of copies,
+ *                     fills and NDRanges sit beside their clEnqueue* forms)
  *   builtin_declarations.c  parses Mux built-in kernel declarations
  *   ../../icd/        the dispatch table, clIcdGetPlatformIDsKHR,
  *                     clGetExtensionFunctionAddress[ForPlatform] */
@@ -65,6 +68,7 @@ typedef enum clx_kind {
   clx_kind_program,
   clx_kind_kernel,
   clx_kind_event,
+  clx_kind_command_buffer,
 } clx_kind;
 
 typedef struct clx_object clx_object;
@@ -109,6 +113,16 @@ cl_int clx_info(const void *value, size_t size, size_t param_value_size,
                 void *param_value, size_t *param_value_size_ret);
 cl_int clx_info_string(const char *value, size_t param_value_size,
                        void *param_value, size_t *param_value_size_ret);
+
+/* Makes room in a growable array for one entry more than `count` (doubling
+ * `capacity`); false without memory, the array unchanged. */
+bool clx_grow(void **array, size_t *capacity, size_t count, size_t size);
+
+/* A function run later with its data and a command's status. */
+typedef struct clx_hook {
+  void (*fn)(void *data, cl_int status);
+  void *data;
+} clx_hook;
 
 /* The host allocator handed to Mux. */
 extern const mux_allocator_info_t clx_allocator;
@@ -228,14 +242,16 @@ struct _cl_command_queue {
   uint32_t track;                  /* its CLMUX_TRACE track, or 0 */
 };
 
-/* One command being enqueued. Between begin and end the queue is locked and
- * the caller records its Mux commands into `command_buffer` (any muxCommand*,
+/* One command being enqueued, or recorded into a command buffer. Between
+ * begin and end the queue (or the command buffer) is locked and the caller
+ * records its Mux commands into `command_buffer` (any muxCommand*,
  * including muxCommandUserCallback for work done on the host). */
 typedef struct clx_enqueue {
   cl_command_queue queue;
   mux_command_buffer_t command_buffer;
-  cl_event event; /* this command's event (the runtime holds it) */
-  clx_batch *batch;
+  cl_event event;   /* this command's event (the runtime holds it) */
+  clx_batch *batch; /* a queue's batch ... */
+  cl_command_buffer_khr recording; /* ... or a cl_khr_command_buffer */
 } clx_enqueue;
 
 /* Checks the wait list (CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_CONTEXT),
@@ -244,16 +260,24 @@ typedef struct clx_enqueue {
 cl_int clx_enqueue_begin(cl_command_queue queue, cl_command_type type,
                          cl_uint num_events_in_wait_list,
                          const cl_event *event_wait_list, clx_enqueue *out);
-/* Keeps `object` alive until the command completes (a held reference). */
+/* Keeps `object` alive until the command completes (a held reference), or
+ * for a recorded command, as long as its command buffer. */
 void clx_enqueue_hold(clx_enqueue *enqueue, clx_object *object);
 /* Names the command on the timeline (CLMUX_TRACE); `label` must live until
  * the command completes (a held kernel's name). */
 void clx_enqueue_label(clx_enqueue *enqueue, const char *label);
-/* Runs fn(data, status) on the host when the command completes or fails,
- * before its event is set (e.g. to free a copied argument block). */
+/* Runs fn(data, status) on the host once the command will not run again:
+ * when it completes or fails, before its event is set (e.g. to free a
+ * copied argument block); for a recorded command, when its command buffer
+ * is freed. */
 cl_int clx_enqueue_on_complete(clx_enqueue *enqueue,
                                void (*fn)(void *data, cl_int status),
                                void *data);
+/* Runs fn(data, status) after every run of the command (once for an
+ * enqueued one, before the on_complete hooks; at each enqueue of a recorded
+ * one's command buffer). */
+cl_int clx_enqueue_after_run(clx_enqueue *enqueue,
+                             void (*fn)(void *data, cl_int status), void *data);
 /* Ends the command: hands the event to the user if `event` is non-NULL;
  * with `blocking`, flushes and waits, returning
  * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the command failed. */
@@ -261,10 +285,153 @@ cl_int clx_enqueue_end(clx_enqueue *enqueue, cl_event *event, bool blocking);
 /* Abandons a command whose recording failed (returns `error`). */
 cl_int clx_enqueue_abort(clx_enqueue *enqueue, cl_int error);
 
+/* Where a command goes: into a queue, after the events of its wait list,
+ * handing out an event; or into a command buffer being recorded
+ * (`recording`), after its sync points, handing out a sync point. The
+ * checks use `queue`'s context and device either way (a command buffer's
+ * queue for a recorded command). */
+typedef struct clx_destination {
+  cl_command_queue queue;
+  cl_uint num_events_in_wait_list;
+  const cl_event *event_wait_list;
+  cl_event *event;
+  cl_command_buffer_khr recording;
+  cl_sync_point_khr *sync_point;
+} clx_destination;
+
+static inline clx_destination clx_to_queue(cl_command_queue queue,
+                                           cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list,
+                                           cl_event *event) {
+  clx_destination to = {
+      queue, num_events_in_wait_list, event_wait_list, event, NULL, NULL};
+  return to;
+}
+/* clx_enqueue_begin, or the same for a command buffer being recorded. */
+cl_int clx_command_begin(const clx_destination *to, cl_command_type type,
+                         clx_enqueue *out);
+/* clx_enqueue_end without blocking, or hands out the sync point. */
+cl_int clx_command_end(const clx_destination *to, clx_enqueue *enqueue);
+
 /* clFlush: closes the open batch and dispatches what is ready. */
 cl_int clx_queue_flush(cl_command_queue queue);
 /* clFinish: flush, then wait until every command enqueued so far is done. */
 cl_int clx_queue_finish(cl_command_queue queue);
+
+/* ---- Command buffers: cl_khr_command_buffer (command_buffer.c) ---------- */
+
+/* The extension as of version 0.9.8 (OpenCL-Headers of 2024 on): what older
+ * headers, Debian's included, lack or declare with fewer parameters. */
+typedef cl_properties cl_command_properties_khr;
+#ifndef CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR
+#define CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR 0x129A
+#endif
+#ifndef CL_COMMAND_BUFFER_CONTEXT_KHR
+#define CL_COMMAND_BUFFER_CONTEXT_KHR 0x1299
+#endif
+
+/* Commands recorded once into a Mux command buffer of their own, copied
+ * into a queue's batch at each enqueue (muxCpuCommandReplay). Every command
+ * runs in the order recorded, so sync points and barriers only need to be
+ * checked. */
+struct _cl_command_buffer_khr {
+  clx_object object;
+  cl_context context;     /* held */
+  cl_command_queue queue; /* held: the queue it was created for */
+  cl_command_buffer_properties_khr *properties; /* as given; NULL if none */
+  size_t properties_length;                     /* entries, the 0 included */
+  pthread_mutex_t lock;                         /* recording */
+  bool finalized;
+  mux_command_buffer_t commands;
+  cl_uint sync_points; /* handed out so far: 1 .. sync_points */
+  clx_object **holds;  /* what the commands use, held while the buffer is */
+  size_t num_holds, cap_holds;
+  clx_hook *after_run; /* added to every enqueue */
+  size_t num_after_run, cap_after_run;
+  clx_hook *on_free; /* run when the buffer is freed */
+  size_t num_on_free, cap_on_free;
+  size_t mark_after_run, mark_on_free; /* the current command's first */
+};
+
+/* The checks every clCommand*KHR makes first, in the extension's order;
+ * fills `to` for clx_command_begin. */
+cl_int clx_recording_destination(cl_command_buffer_khr command_buffer,
+                                 cl_command_queue command_queue,
+                                 const cl_command_properties_khr *properties,
+                                 cl_uint num_sync_points_in_wait_list,
+                                 const cl_sync_point_khr *sync_point_wait_list,
+                                 cl_sync_point_khr *sync_point,
+                                 cl_mutable_command_khr *mutable_handle,
+                                 clx_destination *to);
+/* The recording halves of clx_enqueue_* (command_queue.c calls them for a
+ * clx_enqueue whose `recording` is set). */
+void clx_recording_hold(clx_enqueue *enqueue, clx_object *object);
+cl_int clx_recording_hook(clx_enqueue *enqueue, bool after_run,
+                          void (*fn)(void *data, cl_int status), void *data);
+cl_int clx_recording_abort(clx_enqueue *enqueue, cl_int error);
+/* The extension's entry point called `name`, or NULL. */
+void *clx_command_buffer_function(const char *name);
+
+/* The entry points that sit beside their clEnqueue* forms. */
+cl_int CL_API_CALL clx_command_copy_buffer(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr *properties, cl_mem src_buffer,
+    cl_mem dst_buffer, size_t src_offset, size_t dst_offset, size_t size,
+    cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr *sync_point_wait_list,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+cl_int CL_API_CALL clx_command_copy_buffer_rect(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr *properties, cl_mem src_buffer,
+    cl_mem dst_buffer, const size_t *src_origin, const size_t *dst_origin,
+    const size_t *region, size_t src_row_pitch, size_t src_slice_pitch,
+    size_t dst_row_pitch, size_t dst_slice_pitch,
+    cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr *sync_point_wait_list,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+cl_int CL_API_CALL clx_command_fill_buffer(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr *properties, cl_mem buffer,
+    const void *pattern, size_t pattern_size, size_t offset, size_t size,
+    cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr *sync_point_wait_list,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+cl_int CL_API_CALL clx_command_copy_buffer_to_image(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr *properties, cl_mem src_buffer,
+    cl_mem dst_image, size_t src_offset, const size_t *dst_origin,
+    const size_t *region, cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr *sync_point_wait_list,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+cl_int CL_API_CALL clx_command_copy_image(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr *properties, cl_mem src_image,
+    cl_mem dst_image, const size_t *src_origin, const size_t *dst_origin,
+    const size_t *region, cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr *sync_point_wait_list,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+cl_int CL_API_CALL clx_command_copy_image_to_buffer(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr *properties, cl_mem src_image,
+    cl_mem dst_buffer, const size_t *src_origin, const size_t *region,
+    size_t dst_offset, cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr *sync_point_wait_list,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+cl_int CL_API_CALL clx_command_fill_image(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr *properties, cl_mem image,
+    const void *fill_color, const size_t *origin, const size_t *region,
+    cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr *sync_point_wait_list,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
+cl_int CL_API_CALL clx_command_ndrange_kernel(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr *properties, cl_kernel kernel,
+    cl_uint work_dim, const size_t *global_work_offset,
+    const size_t *global_work_size, const size_t *local_work_size,
+    cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr *sync_point_wait_list,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle);
 
 /* ---- Memory objects (mem.c, buffer.c, image.c) -------------------------- */
 
@@ -429,11 +596,13 @@ void clx_heap_release(void);
 
 /* CLMUX_BOUNDS_CHECK (kernel_bounds.c): the descriptor of a launch's
  * bounds record, filled from the kernel's arguments (its lock held); false
- * without memory. clx_bounds_record_done, run when the command completes,
- * reports and frees it. */
+ * without memory. clx_bounds_record_report, run after each run of the
+ * command, reports what went out of bounds and clears the record;
+ * clx_bounds_record_free frees it. */
 bool clx_bounds_record_new(cl_kernel kernel, mux_descriptor_info_t *out,
                            void **record);
-void clx_bounds_record_done(void *record, cl_int status);
+void clx_bounds_record_report(void *record, cl_int status);
+void clx_bounds_record_free(void *record, cl_int status);
 
 typedef struct clx_kernel_arg {
   bool set;

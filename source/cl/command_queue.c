@@ -30,11 +30,6 @@ typedef struct clx_batch_event {
   const char *label; /* for the timeline: a kernel's name, or NULL */
 } clx_batch_event;
 
-typedef struct clx_batch_hook {
-  void (*fn)(void *data, cl_int status);
-  void *data;
-} clx_batch_hook;
-
 struct clx_batch {
   clx_batch *next;        /* on the pending or the done list */
   cl_command_queue queue; /* held while the batch is in use */
@@ -49,7 +44,7 @@ struct clx_batch {
   size_t num_events, cap_events;
   clx_object **holds;
   size_t num_holds, cap_holds;
-  clx_batch_hook *hooks;
+  clx_hook *hooks;
   size_t num_hooks, cap_hooks;
   /* Events still awaited, plus one while recording. */
   atomic_uint gates;
@@ -282,6 +277,8 @@ static const char *command_name(cl_command_type type) {
       return "barrier";
     case CL_COMMAND_MIGRATE_MEM_OBJECTS:
       return "migrate";
+    case CL_COMMAND_COMMAND_BUFFER_KHR:
+      return "command buffer";
     default:
       return "command";
   }
@@ -406,16 +403,6 @@ static void engine_pump(cl_command_queue queue) {
 
 /* ---- The interface of clx.h ---------------------------------------------- */
 
-static bool grow(void **array, size_t *capacity, size_t count, size_t size) {
-  if (count < *capacity) return true;
-  size_t wanted = *capacity ? *capacity * 2 : 8;
-  void *grown = realloc(*array, wanted * size);
-  if (!grown) return false;
-  *array = grown;
-  *capacity = wanted;
-  return true;
-}
-
 /* Whether the command must wait for `event` on the host: same-queue events
  * are ordered by the queue itself, unless they already failed. */
 static bool needs_gate(cl_command_queue queue, cl_event event) {
@@ -467,8 +454,9 @@ cl_int clx_enqueue_begin(cl_command_queue queue, cl_command_type type,
   }
   if (!queue->open) error = batch_open(queue);
   clx_batch *batch = queue->open;
-  if (error == CL_SUCCESS && !grow((void **)&batch->events, &batch->cap_events,
-                                   batch->num_events, sizeof(*batch->events))) {
+  if (error == CL_SUCCESS &&
+      !clx_grow((void **)&batch->events, &batch->cap_events, batch->num_events,
+                sizeof(*batch->events))) {
     error = CL_OUT_OF_HOST_MEMORY;
   }
   if (error == CL_SUCCESS && batch->profiling &&
@@ -507,31 +495,46 @@ cl_int clx_enqueue_begin(cl_command_queue queue, cl_command_type type,
   out->command_buffer = batch->command_buffer;
   out->event = event;
   out->batch = batch;
+  out->recording = NULL;
   return CL_SUCCESS;
 }
 
 void clx_enqueue_label(clx_enqueue *enqueue, const char *label) {
+  /* A recorded command is part of its command buffer's slice. */
+  if (enqueue->recording) return;
   clx_batch *batch = enqueue->batch;
   batch->events[batch->num_events - 1].label = label;
 }
 
 void clx_enqueue_hold(clx_enqueue *enqueue, clx_object *object) {
+  if (enqueue->recording) {
+    clx_recording_hold(enqueue, object);
+    return;
+  }
   clx_batch *batch = enqueue->batch;
   /* Out of memory here would be fatal anyway: holding nothing then. */
-  if (!grow((void **)&batch->holds, &batch->cap_holds, batch->num_holds,
-            sizeof(*batch->holds))) {
+  if (!clx_grow((void **)&batch->holds, &batch->cap_holds, batch->num_holds,
+                sizeof(*batch->holds))) {
     return;
   }
   clx_hold(object);
   batch->holds[batch->num_holds++] = object;
 }
 
+cl_int clx_enqueue_after_run(clx_enqueue *enqueue,
+                             void (*fn)(void *data, cl_int status),
+                             void *data) {
+  if (enqueue->recording) return clx_recording_hook(enqueue, true, fn, data);
+  return clx_enqueue_on_complete(enqueue, fn, data);
+}
+
 cl_int clx_enqueue_on_complete(clx_enqueue *enqueue,
                                void (*fn)(void *data, cl_int status),
                                void *data) {
+  if (enqueue->recording) return clx_recording_hook(enqueue, false, fn, data);
   clx_batch *batch = enqueue->batch;
-  if (!grow((void **)&batch->hooks, &batch->cap_hooks, batch->num_hooks,
-            sizeof(*batch->hooks))) {
+  if (!clx_grow((void **)&batch->hooks, &batch->cap_hooks, batch->num_hooks,
+                sizeof(*batch->hooks))) {
     return CL_OUT_OF_HOST_MEMORY;
   }
   batch->hooks[batch->num_hooks].fn = fn;
@@ -575,6 +578,7 @@ cl_int clx_enqueue_end(clx_enqueue *enqueue, cl_event *event, bool blocking) {
 }
 
 cl_int clx_enqueue_abort(clx_enqueue *enqueue, cl_int error) {
+  if (enqueue->recording) return clx_recording_abort(enqueue, error);
   cl_command_queue queue = enqueue->queue;
   clx_batch *batch = enqueue->batch;
   /* Mux commands cannot be taken out of a command buffer: whatever the

@@ -183,7 +183,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
           "cl_khr_local_int32_extended_atomics "
           "cl_khr_byte_addressable_store cl_khr_fp64 "
           "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "
-          "cl_khr_3d_image_writes";
+          "cl_khr_3d_image_writes cl_khr_command_buffer";
       break;
     case CL_DEVICE_AVAILABLE:
       BOOL(true);
@@ -232,6 +232,17 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       break;
     case CL_DEVICE_QUEUE_PROPERTIES:
       BITS(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
+      break;
+    /* cl_khr_command_buffer (command_buffer.c): printf works in recorded
+     * kernels, and a queue of any kind can run a command buffer. */
+    case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
+      BITS(CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR);
+      break;
+    case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
+      BITS(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
+      break;
+    case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+      BITS(0);
       break;
     case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
       SIZE(1);

@@ -311,13 +311,10 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(
 
 /* ---- Fill ---------------------------------------------------------------- */
 
-cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue,
-                                       cl_mem buffer, const void *pattern,
-                                       size_t pattern_size, size_t offset,
-                                       size_t size,
-                                       cl_uint num_events_in_wait_list,
-                                       const cl_event *event_wait_list,
-                                       cl_event *event) {
+static cl_int fill_buffer(const clx_destination *to, cl_mem buffer,
+                          const void *pattern, size_t pattern_size,
+                          size_t offset, size_t size) {
+  cl_command_queue command_queue = to->queue;
   cl_int error = check_target(command_queue, buffer);
   if (error != CL_SUCCESS) return error;
   /* Pattern sizes are those of OpenCL C scalars and vectors: 1 to 128. */
@@ -331,8 +328,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue,
     return error;
   }
   clx_enqueue enqueue;
-  error = clx_enqueue_begin(command_queue, CL_COMMAND_FILL_BUFFER,
-                            num_events_in_wait_list, event_wait_list, &enqueue);
+  error = clx_command_begin(to, CL_COMMAND_FILL_BUFFER, &enqueue);
   if (error != CL_SUCCESS) return error;
   /* Mux copies the pattern when recording: the caller may reuse it. */
   mux_result_t result =
@@ -340,7 +336,34 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue,
                            size, pattern, pattern_size, 0, NULL, NULL);
   if ((error = recorded(&enqueue, result)) != CL_SUCCESS) return error;
   clx_enqueue_hold(&enqueue, CLX_OBJ(buffer));
-  return clx_enqueue_end(&enqueue, event, false);
+  return clx_command_end(to, &enqueue);
+}
+
+cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue,
+                                       cl_mem buffer, const void *pattern,
+                                       size_t pattern_size, size_t offset,
+                                       size_t size,
+                                       cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list,
+                                       cl_event *event) {
+  clx_destination to = clx_to_queue(command_queue, num_events_in_wait_list,
+                                    event_wait_list, event);
+  return fill_buffer(&to, buffer, pattern, pattern_size, offset, size);
+}
+
+cl_int CL_API_CALL clx_command_fill_buffer(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr *properties, cl_mem buffer,
+    const void *pattern, size_t pattern_size, size_t offset, size_t size,
+    cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr *sync_point_wait_list,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  clx_destination to;
+  cl_int error = clx_recording_destination(
+      command_buffer, command_queue, properties, num_sync_points_in_wait_list,
+      sync_point_wait_list, sync_point, mutable_handle, &to);
+  if (error != CL_SUCCESS) return error;
+  return fill_buffer(&to, buffer, pattern, pattern_size, offset, size);
 }
 
 /* ---- Copies -------------------------------------------------------------- */
@@ -365,13 +388,10 @@ static cl_int check_copy_alignment(cl_command_queue queue, cl_mem src,
   return error != CL_SUCCESS ? error : check_alignment(queue, dst);
 }
 
-cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue,
-                                       cl_mem src_buffer, cl_mem dst_buffer,
-                                       size_t src_offset, size_t dst_offset,
-                                       size_t size,
-                                       cl_uint num_events_in_wait_list,
-                                       const cl_event *event_wait_list,
-                                       cl_event *event) {
+static cl_int copy_buffer(const clx_destination *to, cl_mem src_buffer,
+                          cl_mem dst_buffer, size_t src_offset,
+                          size_t dst_offset, size_t size) {
+  cl_command_queue command_queue = to->queue;
   cl_int error = check_copy_buffers(command_queue, src_buffer, dst_buffer);
   if (error != CL_SUCCESS) return error;
   if (!range_valid(src_buffer, src_offset, size) ||
@@ -387,8 +407,7 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue,
   error = check_copy_alignment(command_queue, src_buffer, dst_buffer);
   if (error != CL_SUCCESS) return error;
   clx_enqueue enqueue;
-  error = clx_enqueue_begin(command_queue, CL_COMMAND_COPY_BUFFER,
-                            num_events_in_wait_list, event_wait_list, &enqueue);
+  error = clx_command_begin(to, CL_COMMAND_COPY_BUFFER, &enqueue);
   if (error != CL_SUCCESS) return error;
   mux_result_t result = muxCommandCopyBuffer(
       enqueue.command_buffer, src_buffer->mux_buffer, src_offset,
@@ -396,7 +415,34 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue,
   if ((error = recorded(&enqueue, result)) != CL_SUCCESS) return error;
   clx_enqueue_hold(&enqueue, CLX_OBJ(src_buffer));
   clx_enqueue_hold(&enqueue, CLX_OBJ(dst_buffer));
-  return clx_enqueue_end(&enqueue, event, false);
+  return clx_command_end(to, &enqueue);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue,
+                                       cl_mem src_buffer, cl_mem dst_buffer,
+                                       size_t src_offset, size_t dst_offset,
+                                       size_t size,
+                                       cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list,
+                                       cl_event *event) {
+  clx_destination to = clx_to_queue(command_queue, num_events_in_wait_list,
+                                    event_wait_list, event);
+  return copy_buffer(&to, src_buffer, dst_buffer, src_offset, dst_offset, size);
+}
+
+cl_int CL_API_CALL clx_command_copy_buffer(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr *properties, cl_mem src_buffer,
+    cl_mem dst_buffer, size_t src_offset, size_t dst_offset, size_t size,
+    cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr *sync_point_wait_list,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  clx_destination to;
+  cl_int error = clx_recording_destination(
+      command_buffer, command_queue, properties, num_sync_points_in_wait_list,
+      sync_point_wait_list, sync_point, mutable_handle, &to);
+  if (error != CL_SUCCESS) return error;
+  return copy_buffer(&to, src_buffer, dst_buffer, src_offset, dst_offset, size);
 }
 
 /* CL_MEM_COPY_OVERLAP for rectangles sharing storage. */
@@ -413,12 +459,12 @@ static bool copy_rects_overlap(cl_mem src, cl_mem dst, const size_t *region,
                         dst->origin + dst_begin, dst_end - dst_begin);
 }
 
-cl_int CL_API_CALL clEnqueueCopyBufferRect(
-    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
-    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
-    size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
-    size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
+static cl_int copy_buffer_rect(const clx_destination *to, cl_mem src_buffer,
+                               cl_mem dst_buffer, const size_t *src_origin,
+                               const size_t *dst_origin, const size_t *region,
+                               size_t src_row_pitch, size_t src_slice_pitch,
+                               size_t dst_row_pitch, size_t dst_slice_pitch) {
+  cl_command_queue command_queue = to->queue;
   cl_int error = check_copy_buffers(command_queue, src_buffer, dst_buffer);
   if (error != CL_SUCCESS) return error;
   rect_side src_side = {src_origin, src_row_pitch, src_slice_pitch};
@@ -440,8 +486,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
   error = check_copy_alignment(command_queue, src_buffer, dst_buffer);
   if (error != CL_SUCCESS) return error;
   clx_enqueue enqueue;
-  error = clx_enqueue_begin(command_queue, CL_COMMAND_COPY_BUFFER_RECT,
-                            num_events_in_wait_list, event_wait_list, &enqueue);
+  error = clx_command_begin(to, CL_COMMAND_COPY_BUFFER_RECT, &enqueue);
   if (error != CL_SUCCESS) return error;
   mux_buffer_region_info_t info = mux_region(region, &src_side, &dst_side);
   mux_result_t result = muxCommandCopyBufferRegions(
@@ -450,7 +495,39 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
   if ((error = recorded(&enqueue, result)) != CL_SUCCESS) return error;
   clx_enqueue_hold(&enqueue, CLX_OBJ(src_buffer));
   clx_enqueue_hold(&enqueue, CLX_OBJ(dst_buffer));
-  return clx_enqueue_end(&enqueue, event, false);
+  return clx_command_end(to, &enqueue);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferRect(
+    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
+    const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+    size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
+    size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event) {
+  clx_destination to = clx_to_queue(command_queue, num_events_in_wait_list,
+                                    event_wait_list, event);
+  return copy_buffer_rect(&to, src_buffer, dst_buffer, src_origin, dst_origin,
+                          region, src_row_pitch, src_slice_pitch, dst_row_pitch,
+                          dst_slice_pitch);
+}
+
+cl_int CL_API_CALL clx_command_copy_buffer_rect(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr *properties, cl_mem src_buffer,
+    cl_mem dst_buffer, const size_t *src_origin, const size_t *dst_origin,
+    const size_t *region, size_t src_row_pitch, size_t src_slice_pitch,
+    size_t dst_row_pitch, size_t dst_slice_pitch,
+    cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr *sync_point_wait_list,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  clx_destination to;
+  cl_int error = clx_recording_destination(
+      command_buffer, command_queue, properties, num_sync_points_in_wait_list,
+      sync_point_wait_list, sync_point, mutable_handle, &to);
+  if (error != CL_SUCCESS) return error;
+  return copy_buffer_rect(&to, src_buffer, dst_buffer, src_origin, dst_origin,
+                          region, src_row_pitch, src_slice_pitch, dst_row_pitch,
+                          dst_slice_pitch);
 }
 
 /* ---- Map ----------------------------------------------------------------- */

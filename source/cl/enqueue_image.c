@@ -131,16 +131,32 @@ static size_t region_bytes(cl_mem image, const size_t* region) {
   return region[0] * region[1] * region[2] * image->element_size;
 }
 
-/* Records, holds and ends: the tail every enqueue shares. A recording
- * failure abandons the command. */
-static cl_int finish(clx_enqueue* enqueue, mux_result_t recorded, cl_mem first,
-                     cl_mem second, cl_event* event, bool blocking) {
+/* Holds what a recorded command uses, or abandons the command if its
+ * recording failed. */
+static cl_int hold_recorded(clx_enqueue* enqueue, mux_result_t recorded,
+                            cl_mem first, cl_mem second) {
   if (recorded != mux_success) {
     return clx_enqueue_abort(enqueue, CL_OUT_OF_RESOURCES);
   }
   clx_enqueue_hold(enqueue, CLX_OBJ(first));
   if (second && second != first) clx_enqueue_hold(enqueue, CLX_OBJ(second));
+  return CL_SUCCESS;
+}
+
+/* The tail every enqueue shares: holds, then ends. */
+static cl_int finish(clx_enqueue* enqueue, mux_result_t recorded, cl_mem first,
+                     cl_mem second, cl_event* event, bool blocking) {
+  cl_int error = hold_recorded(enqueue, recorded, first, second);
+  if (error != CL_SUCCESS) return error;
   return clx_enqueue_end(enqueue, event, blocking);
+}
+
+/* The same for a command that may go into a command buffer instead. */
+static cl_int finish_at(const clx_destination* to, clx_enqueue* enqueue,
+                        mux_result_t recorded, cl_mem first, cl_mem second) {
+  cl_int error = hold_recorded(enqueue, recorded, first, second);
+  if (error != CL_SUCCESS) return error;
+  return clx_command_end(to, enqueue);
 }
 
 /* ---- Read and write ----------------------------------------------------- */
@@ -383,10 +399,10 @@ static size_t encode_pixel(const cl_image_format* format, const void* color,
   return channel * (size_t)count;
 }
 
-cl_int CL_API_CALL clEnqueueFillImage(
-    cl_command_queue command_queue, cl_mem image, const void* fill_color,
-    const size_t* origin, const size_t* region, cl_uint num_events_in_wait_list,
-    const cl_event* event_wait_list, cl_event* event) {
+static cl_int fill_image(const clx_destination* to, cl_mem image,
+                         const void* fill_color, const size_t* origin,
+                         const size_t* region) {
+  cl_command_queue command_queue = to->queue;
   cl_int error = check_queue(command_queue);
   if (error == CL_SUCCESS) error = check_image(command_queue, image);
   if (error != CL_SUCCESS) return error;
@@ -399,13 +415,36 @@ cl_int CL_API_CALL clEnqueueFillImage(
   size_t size = encode_pixel(&image->image_format, fill_color, pixel);
 
   clx_enqueue enqueue;
-  error = clx_enqueue_begin(command_queue, CL_COMMAND_FILL_IMAGE,
-                            num_events_in_wait_list, event_wait_list, &enqueue);
+  error = clx_command_begin(to, CL_COMMAND_FILL_IMAGE, &enqueue);
   if (error != CL_SUCCESS) return error;
   mux_result_t recorded = muxCommandFillImage(
       enqueue.command_buffer, image->mux_image, pixel, (uint32_t)size,
       mux_offset(origin), mux_extent(region), 0, NULL, NULL);
-  return finish(&enqueue, recorded, image, NULL, event, false);
+  return finish_at(to, &enqueue, recorded, image, NULL);
+}
+
+cl_int CL_API_CALL clEnqueueFillImage(
+    cl_command_queue command_queue, cl_mem image, const void* fill_color,
+    const size_t* origin, const size_t* region, cl_uint num_events_in_wait_list,
+    const cl_event* event_wait_list, cl_event* event) {
+  clx_destination to = clx_to_queue(command_queue, num_events_in_wait_list,
+                                    event_wait_list, event);
+  return fill_image(&to, image, fill_color, origin, region);
+}
+
+cl_int CL_API_CALL clx_command_fill_image(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr* properties, cl_mem image,
+    const void* fill_color, const size_t* origin, const size_t* region,
+    cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr* sync_point_wait_list,
+    cl_sync_point_khr* sync_point, cl_mutable_command_khr* mutable_handle) {
+  clx_destination to;
+  cl_int error = clx_recording_destination(
+      command_buffer, command_queue, properties, num_sync_points_in_wait_list,
+      sync_point_wait_list, sync_point, mutable_handle, &to);
+  if (error != CL_SUCCESS) return error;
+  return fill_image(&to, image, fill_color, origin, region);
 }
 
 /* ---- Copies ------------------------------------------------------------- */
@@ -423,11 +462,10 @@ static bool same_format(const cl_image_format* a, const cl_image_format* b) {
          a->image_channel_data_type == b->image_channel_data_type;
 }
 
-cl_int CL_API_CALL clEnqueueCopyImage(
-    cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image,
-    const size_t* src_origin, const size_t* dst_origin, const size_t* region,
-    cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
-    cl_event* event) {
+static cl_int copy_image(const clx_destination* to, cl_mem src_image,
+                         cl_mem dst_image, const size_t* src_origin,
+                         const size_t* dst_origin, const size_t* region) {
+  cl_command_queue command_queue = to->queue;
   cl_int error = check_queue(command_queue);
   if (error == CL_SUCCESS) error = check_image(command_queue, src_image);
   if (error == CL_SUCCESS) error = check_image(command_queue, dst_image);
@@ -445,14 +483,38 @@ cl_int CL_API_CALL clEnqueueCopyImage(
   if ((error = check_device(command_queue)) != CL_SUCCESS) return error;
 
   clx_enqueue enqueue;
-  error = clx_enqueue_begin(command_queue, CL_COMMAND_COPY_IMAGE,
-                            num_events_in_wait_list, event_wait_list, &enqueue);
+  error = clx_command_begin(to, CL_COMMAND_COPY_IMAGE, &enqueue);
   if (error != CL_SUCCESS) return error;
   mux_result_t recorded = muxCommandCopyImage(
       enqueue.command_buffer, src_image->mux_image, dst_image->mux_image,
       mux_offset(src_origin), mux_offset(dst_origin), mux_extent(region), 0,
       NULL, NULL);
-  return finish(&enqueue, recorded, src_image, dst_image, event, false);
+  return finish_at(to, &enqueue, recorded, src_image, dst_image);
+}
+
+cl_int CL_API_CALL clEnqueueCopyImage(
+    cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image,
+    const size_t* src_origin, const size_t* dst_origin, const size_t* region,
+    cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+    cl_event* event) {
+  clx_destination to = clx_to_queue(command_queue, num_events_in_wait_list,
+                                    event_wait_list, event);
+  return copy_image(&to, src_image, dst_image, src_origin, dst_origin, region);
+}
+
+cl_int CL_API_CALL clx_command_copy_image(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr* properties, cl_mem src_image,
+    cl_mem dst_image, const size_t* src_origin, const size_t* dst_origin,
+    const size_t* region, cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr* sync_point_wait_list,
+    cl_sync_point_khr* sync_point, cl_mutable_command_khr* mutable_handle) {
+  clx_destination to;
+  cl_int error = clx_recording_destination(
+      command_buffer, command_queue, properties, num_sync_points_in_wait_list,
+      sync_point_wait_list, sync_point, mutable_handle, &to);
+  if (error != CL_SUCCESS) return error;
+  return copy_image(&to, src_image, dst_image, src_origin, dst_origin, region);
 }
 
 /* The buffer side of an image <-> buffer copy: the packed bytes of the
@@ -469,11 +531,10 @@ static cl_int check_buffer_span(cl_command_queue queue, cl_mem buffer,
   return CL_SUCCESS;
 }
 
-cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
-    cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer,
-    const size_t* src_origin, const size_t* region, size_t dst_offset,
-    cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
-    cl_event* event) {
+static cl_int copy_image_to_buffer(const clx_destination* to, cl_mem src_image,
+                                   cl_mem dst_buffer, const size_t* src_origin,
+                                   const size_t* region, size_t dst_offset) {
+  cl_command_queue command_queue = to->queue;
   cl_int error = check_queue(command_queue);
   if (error == CL_SUCCESS) error = check_image(command_queue, src_image);
   if (error == CL_SUCCESS) error = check_buffer(command_queue, dst_buffer);
@@ -486,20 +547,46 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
   if (error != CL_SUCCESS) return error;
 
   clx_enqueue enqueue;
-  error = clx_enqueue_begin(command_queue, CL_COMMAND_COPY_IMAGE_TO_BUFFER,
-                            num_events_in_wait_list, event_wait_list, &enqueue);
+  error = clx_command_begin(to, CL_COMMAND_COPY_IMAGE_TO_BUFFER, &enqueue);
   if (error != CL_SUCCESS) return error;
   mux_result_t recorded = muxCommandCopyImageToBuffer(
       enqueue.command_buffer, src_image->mux_image, dst_buffer->mux_buffer,
       mux_offset(src_origin), dst_offset, mux_extent(region), 0, NULL, NULL);
-  return finish(&enqueue, recorded, src_image, dst_buffer, event, false);
+  return finish_at(to, &enqueue, recorded, src_image, dst_buffer);
 }
 
-cl_int CL_API_CALL clEnqueueCopyBufferToImage(
-    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image,
-    size_t src_offset, const size_t* dst_origin, const size_t* region,
+cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
+    cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer,
+    const size_t* src_origin, const size_t* region, size_t dst_offset,
     cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
     cl_event* event) {
+  clx_destination to = clx_to_queue(command_queue, num_events_in_wait_list,
+                                    event_wait_list, event);
+  return copy_image_to_buffer(&to, src_image, dst_buffer, src_origin, region,
+                              dst_offset);
+}
+
+cl_int CL_API_CALL clx_command_copy_image_to_buffer(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr* properties, cl_mem src_image,
+    cl_mem dst_buffer, const size_t* src_origin, const size_t* region,
+    size_t dst_offset, cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr* sync_point_wait_list,
+    cl_sync_point_khr* sync_point, cl_mutable_command_khr* mutable_handle) {
+  clx_destination to;
+  cl_int error = clx_recording_destination(
+      command_buffer, command_queue, properties, num_sync_points_in_wait_list,
+      sync_point_wait_list, sync_point, mutable_handle, &to);
+  if (error != CL_SUCCESS) return error;
+  return copy_image_to_buffer(&to, src_image, dst_buffer, src_origin, region,
+                              dst_offset);
+}
+
+static cl_int copy_buffer_to_image(const clx_destination* to, cl_mem src_buffer,
+                                   cl_mem dst_image, size_t src_offset,
+                                   const size_t* dst_origin,
+                                   const size_t* region) {
+  cl_command_queue command_queue = to->queue;
   cl_int error = check_queue(command_queue);
   if (error == CL_SUCCESS) error = check_buffer(command_queue, src_buffer);
   if (error == CL_SUCCESS) error = check_image(command_queue, dst_image);
@@ -512,8 +599,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(
   if (error != CL_SUCCESS) return error;
 
   clx_enqueue enqueue;
-  error = clx_enqueue_begin(command_queue, CL_COMMAND_COPY_BUFFER_TO_IMAGE,
-                            num_events_in_wait_list, event_wait_list, &enqueue);
+  error = clx_command_begin(to, CL_COMMAND_COPY_BUFFER_TO_IMAGE, &enqueue);
   if (error != CL_SUCCESS) return error;
   mux_result_t recorded;
   if (src_offset <= UINT32_MAX) {
@@ -528,7 +614,34 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(
         enqueue.command_buffer, dst_image->mux_image, mux_offset(dst_origin),
         mux_extent(region), 0, 0, src_buffer->data + src_offset, 0, NULL, NULL);
   }
-  return finish(&enqueue, recorded, src_buffer, dst_image, event, false);
+  return finish_at(to, &enqueue, recorded, src_buffer, dst_image);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferToImage(
+    cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image,
+    size_t src_offset, const size_t* dst_origin, const size_t* region,
+    cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+    cl_event* event) {
+  clx_destination to = clx_to_queue(command_queue, num_events_in_wait_list,
+                                    event_wait_list, event);
+  return copy_buffer_to_image(&to, src_buffer, dst_image, src_offset,
+                              dst_origin, region);
+}
+
+cl_int CL_API_CALL clx_command_copy_buffer_to_image(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr* properties, cl_mem src_buffer,
+    cl_mem dst_image, size_t src_offset, const size_t* dst_origin,
+    const size_t* region, cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr* sync_point_wait_list,
+    cl_sync_point_khr* sync_point, cl_mutable_command_khr* mutable_handle) {
+  clx_destination to;
+  cl_int error = clx_recording_destination(
+      command_buffer, command_queue, properties, num_sync_points_in_wait_list,
+      sync_point_wait_list, sync_point, mutable_handle, &to);
+  if (error != CL_SUCCESS) return error;
+  return copy_buffer_to_image(&to, src_buffer, dst_image, src_offset,
+                              dst_origin, region);
 }
 
 /* ---- Map ---------------------------------------------------------------- */

@@ -198,10 +198,12 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
   void *record = NULL;
   if (checked &&
       (!clx_bounds_record_new(kernel, &descriptors[num_args], &record) ||
-       clx_enqueue_on_complete(enqueue, clx_bounds_record_done, record) !=
+       clx_enqueue_after_run(enqueue, clx_bounds_record_report, record) !=
+           CL_SUCCESS ||
+       clx_enqueue_on_complete(enqueue, clx_bounds_record_free, record) !=
            CL_SUCCESS)) {
     pthread_mutex_unlock(&kernel->lock);
-    if (record) clx_bounds_record_done(record, CL_OUT_OF_HOST_MEMORY);
+    if (record) clx_bounds_record_free(record, CL_OUT_OF_HOST_MEMORY);
     if (descriptors != on_stack) free(descriptors);
     return CL_OUT_OF_HOST_MEMORY;
   }
@@ -209,7 +211,7 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
       enqueue->command_buffer, mux_kernel, options, 0, NULL, NULL);
   /* Not recorded: the abort that follows drops the report's hook. */
   if (record && result != mux_success) {
-    clx_bounds_record_done(record, CL_OUT_OF_RESOURCES);
+    clx_bounds_record_free(record, CL_OUT_OF_RESOURCES);
   }
   if (result == mux_success) {
     clx_enqueue_label(enqueue, kernel->name);
@@ -225,14 +227,12 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
   return mux_error_to_cl(result);
 }
 
-static cl_int enqueue_ndrange(cl_command_queue queue, cl_kernel kernel,
+static cl_int enqueue_ndrange(const clx_destination *to, cl_kernel kernel,
                               cl_command_type type, cl_uint work_dim,
                               const size_t *global_work_offset,
                               const size_t *global_work_size,
-                              const size_t *local_work_size,
-                              cl_uint num_events_in_wait_list,
-                              const cl_event *event_wait_list,
-                              cl_event *event) {
+                              const size_t *local_work_size) {
+  cl_command_queue queue = to->queue;
   if (!clx_valid(queue, clx_kind_command_queue)) {
     return CL_INVALID_COMMAND_QUEUE;
   }
@@ -248,7 +248,7 @@ static cl_int enqueue_ndrange(cl_command_queue queue, cl_kernel kernel,
       check_sizes(queue->device, kernel, work_dim, global_work_offset,
                   global_work_size, local_work_size, local);
   if (size_error != CL_SUCCESS) return size_error;
-  if ((num_events_in_wait_list == 0) != (event_wait_list == NULL)) {
+  if ((to->num_events_in_wait_list == 0) != (to->event_wait_list == NULL)) {
     return CL_INVALID_EVENT_WAIT_LIST;
   }
   if (error != CL_SUCCESS) return error; /* misaligned, or no local memory */
@@ -263,13 +263,12 @@ static cl_int enqueue_ndrange(cl_command_queue queue, cl_kernel kernel,
     if (global_work_offset) offset[d] = global_work_offset[d];
   }
   clx_enqueue enqueue;
-  error = clx_enqueue_begin(queue, type, num_events_in_wait_list,
-                            event_wait_list, &enqueue);
+  error = clx_command_begin(to, type, &enqueue);
   if (error != CL_SUCCESS) return error;
   error = record_ndrange(&enqueue, kernel, mux_kernel, work_dim, offset,
                          global, local);
   if (error != CL_SUCCESS) return clx_enqueue_abort(&enqueue, error);
-  return clx_enqueue_end(&enqueue, event, false);
+  return clx_command_end(to, &enqueue);
 }
 
 cl_int CL_API_CALL clEnqueueNDRangeKernel(
@@ -277,10 +276,27 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(
     const size_t *global_work_offset, const size_t *global_work_size,
     const size_t *local_work_size, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event) {
-  return enqueue_ndrange(command_queue, kernel, CL_COMMAND_NDRANGE_KERNEL,
-                         work_dim, global_work_offset, global_work_size,
-                         local_work_size, num_events_in_wait_list,
-                         event_wait_list, event);
+  clx_destination to = clx_to_queue(command_queue, num_events_in_wait_list,
+                                    event_wait_list, event);
+  return enqueue_ndrange(&to, kernel, CL_COMMAND_NDRANGE_KERNEL, work_dim,
+                         global_work_offset, global_work_size, local_work_size);
+}
+
+cl_int CL_API_CALL clx_command_ndrange_kernel(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr *properties, cl_kernel kernel,
+    cl_uint work_dim, const size_t *global_work_offset,
+    const size_t *global_work_size, const size_t *local_work_size,
+    cl_uint num_sync_points_in_wait_list,
+    const cl_sync_point_khr *sync_point_wait_list,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  clx_destination to;
+  cl_int error = clx_recording_destination(
+      command_buffer, command_queue, properties, num_sync_points_in_wait_list,
+      sync_point_wait_list, sync_point, mutable_handle, &to);
+  if (error != CL_SUCCESS) return error;
+  return enqueue_ndrange(&to, kernel, CL_COMMAND_NDRANGE_KERNEL, work_dim,
+                         global_work_offset, global_work_size, local_work_size);
 }
 
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,
@@ -289,8 +305,9 @@ cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,
                                  const cl_event *event_wait_list,
                                  cl_event *event) {
   static const size_t one[1] = {1};
-  return enqueue_ndrange(command_queue, kernel, CL_COMMAND_TASK, 1, NULL, one,
-                         one, num_events_in_wait_list, event_wait_list, event);
+  clx_destination to = clx_to_queue(command_queue, num_events_in_wait_list,
+                                    event_wait_list, event);
+  return enqueue_ndrange(&to, kernel, CL_COMMAND_TASK, 1, NULL, one, one);
 }
 
 /* ---- Native kernels --------------------------------------------------------*/

@@ -70,11 +70,12 @@ static void describe_object(const launch_record *launch, char *text,
   }
 }
 
-/* On completion: reports what went out of bounds, frees the record. */
-void clx_bounds_record_done(void *data, cl_int status) {
+/* After a run: reports what went out of bounds, and clears the count for
+ * the next run of a recorded command. */
+void clx_bounds_record_report(void *data, cl_int status) {
   (void)status;
   launch_record *launch = data;
-  const cpu_bounds_record *r = launch->record;
+  cpu_bounds_record *r = launch->record;
   if (r->violations) {
     char object[128];
     describe_object(launch, object, sizeof object);
@@ -86,7 +87,14 @@ void clx_bounds_record_done(void *data, cl_int status) {
             launch->kernel_name, r->write ? "write" : "read", r->size,
             r->offset, object, r->global_id[0], r->global_id[1],
             r->global_id[2], r->violations, r->violations == 1 ? "" : "es");
+    r->violations = 0;
+    r->claimed = 0;
   }
+}
+
+void clx_bounds_record_free(void *data, cl_int status) {
+  (void)status;
+  launch_record *launch = data;
   free(launch->kernel_name);
   free(launch->record);
   free(launch);

@@ -78,3 +78,13 @@ static void clx_host_free(void *user_data, void *pointer) {
 
 const mux_allocator_info_t clx_allocator = {clx_host_alloc, clx_host_free,
                                             NULL};
+
+bool clx_grow(void **array, size_t *capacity, size_t count, size_t size) {
+  if (count < *capacity) return true;
+  size_t wanted = *capacity ? *capacity * 2 : 8;
+  void *grown = realloc(*array, wanted * size);
+  if (!grown) return false;
+  *array = grown;
+  *capacity = wanted;
+  return true;
+}

@@ -107,8 +107,8 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform,
     case CL_PLATFORM_ICD_SUFFIX_KHR:
       value = "clmux";
       break;
-    case CL_PLATFORM_EXTENSIONS:
-      value = "cl_khr_icd";
+    case CL_PLATFORM_EXTENSIONS: /* those every device has */
+      value = "cl_khr_icd cl_khr_command_buffer";
       break;
     default:
       return CL_INVALID_VALUE;

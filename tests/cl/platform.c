@@ -114,7 +114,8 @@ int main(void) {
                                    NULL));
   CHECK(strstr(device_extensions, "cl_khr_icd") != NULL);
 
-  /* Extension functions: only what the loader needs. */
+  /* Extension functions: what the loader needs, and those of the
+   * extensions reported (command_buffer.c tests cl_khr_command_buffer's). */
   CHECK(clGetExtensionFunctionAddressForPlatform(
             platform, "clIcdGetPlatformIDsKHR") != NULL);
   typedef cl_int (*get_ids_fn)(cl_uint, cl_platform_id *, cl_uint *);
@@ -130,7 +131,9 @@ int main(void) {
   CHECK(clGetExtensionFunctionAddressForPlatform(platform, "clNoSuchKHR") ==
         NULL);
   CHECK(clGetExtensionFunctionAddressForPlatform(
-            platform, "clCreateCommandBufferKHR") == NULL);
+            platform, "clCreateCommandBufferKHR") != NULL);
+  CHECK(clGetExtensionFunctionAddressForPlatform(
+            platform, "clUpdateMutableCommandsKHR") == NULL);
 
   return check_finish();
 }

@@ -64,10 +64,11 @@ static mux_buffer_region_info_t *cpu_regions_copy(
   return copy;
 }
 
-/* Deep-copies `src` into `dst` (whose kind and plain fields are set). */
+/* Deep-copies `src` into `dst`, a command of `buffer` (on `device`). */
 static mux_result_t cpu_command_copy(cpu_command *dst, const cpu_command *src,
                                      cpu_device *device,
-                                     mux_allocator_info_t allocator) {
+                                     cpu_command_buffer *buffer) {
+  mux_allocator_info_t allocator = buffer->allocator;
   *dst = *src;
   switch (src->kind) {
     case cpu_command_read_buffer_regions:
@@ -78,7 +79,8 @@ static mux_result_t cpu_command_copy(cpu_command *dst, const cpu_command *src,
       return dst->regions.regions ? mux_success : mux_error_out_of_memory;
     case cpu_command_ndrange:
       memset(&dst->ndrange, 0, sizeof(dst->ndrange));
-      return cpu_ndrange_copy(&dst->ndrange, &src->ndrange, device, allocator);
+      return cpu_ndrange_copy(&dst->ndrange, &src->ndrange, device, allocator,
+                              &buffer->spares);
     default:
       return mux_success;
   }
@@ -275,7 +277,7 @@ mux_result_t cpuCloneCommandBuffer(mux_device_t device,
   mux_result_t error = cpu_reserve_commands(&clone->base, source->count);
   for (uint32_t i = 0; error == mux_success && i < source->count; i++) {
     error = cpu_command_copy(&clone->base.commands[i], &source->commands[i],
-                             (cpu_device *)device, allocator_info);
+                             (cpu_device *)device, &clone->base);
     if (error == mux_success) clone->base.count = i + 1;
   }
   if (error != mux_success) {
@@ -285,6 +287,36 @@ mux_result_t cpuCloneCommandBuffer(mux_device_t device,
   clone->base.finalized = true;
   *out_command_buffer = &clone->base.base;
   return mux_success;
+}
+
+mux_result_t muxCpuCommandReplay(mux_command_buffer_t command_buffer,
+                                 mux_command_buffer_t source) {
+  cpu_recording_buffer *recording = cpu_recording(command_buffer);
+  cpu_command_buffer *buffer = &recording->base;
+  const cpu_command_buffer *from = (const cpu_command_buffer *)source;
+  if (!from->finalized) return mux_error_invalid_value;
+  while (atomic_flag_test_and_set_explicit(&recording->recording,
+                                           memory_order_acquire)) {
+  }
+  mux_result_t error = mux_success;
+  uint32_t first = buffer->count;
+  if (buffer->finalized || from->count > UINT32_MAX - first) {
+    error = mux_error_invalid_value;
+  } else {
+    error = cpu_reserve_commands(buffer, first + from->count);
+  }
+  for (uint32_t i = 0; error == mux_success && i < from->count; i++) {
+    error = cpu_command_copy(&buffer->commands[first + i], &from->commands[i],
+                             (cpu_device *)command_buffer->device, buffer);
+    if (error == mux_success) buffer->count = first + i + 1;
+  }
+  if (error != mux_success) {
+    while (buffer->count > first) {
+      cpu_command_release(&buffer->commands[--buffer->count], buffer);
+    }
+  }
+  atomic_flag_clear_explicit(&recording->recording, memory_order_release);
+  return error;
 }
 
 mux_result_t cpuUpdateDescriptors(mux_command_buffer_t command_buffer,

@@ -250,7 +250,8 @@ mux_result_t cpu_ndrange_update(cpu_ndrange *ndrange, uint64_t num_args,
                                 mux_allocator_info_t allocator);
 mux_result_t cpu_ndrange_copy(cpu_ndrange *dst, const cpu_ndrange *src,
                               cpu_device *device,
-                              mux_allocator_info_t allocator);
+                              mux_allocator_info_t allocator,
+                              cpu_spares *spares);
 void cpu_ndrange_release(cpu_ndrange *ndrange, mux_allocator_info_t allocator,
                          cpu_spares *spares);
 /* Runs every work-group once, on the pool; returns when all are done. */

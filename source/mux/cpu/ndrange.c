@@ -452,7 +452,8 @@ mux_result_t cpu_ndrange_update(cpu_ndrange *ndrange, uint64_t num_args,
  * it gets its own block, per-slot copies and scratch. */
 mux_result_t cpu_ndrange_copy(cpu_ndrange *dst, const cpu_ndrange *src,
                               cpu_device *device,
-                              mux_allocator_info_t allocator) {
+                              mux_allocator_info_t allocator,
+                              cpu_spares *spares) {
   size_t global_size[3];
   size_t global_offset[3];
   mux_ndrange_options_t options;
@@ -468,7 +469,7 @@ mux_result_t cpu_ndrange_copy(cpu_ndrange *dst, const cpu_ndrange *src,
   options.global_offset = global_offset;
   options.length = src->work_dim;
   return cpu_ndrange_prepare(dst, src->kernel, device, &options, allocator,
-                             NULL);
+                             spares);
 }
 
 void cpu_ndrange_release(cpu_ndrange *ndrange, mux_allocator_info_t allocator,
