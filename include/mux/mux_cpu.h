@@ -1,6 +1,7 @@
 /* clmux — what the CPU target offers beyond the Mux specification:
- * partitions of the CPU device (OpenCL sub-devices), and replaying one
- * command buffer inside another (cl_khr_command_buffer).
+ * partitions of the CPU device (OpenCL sub-devices), replaying one command
+ * buffer inside another (cl_khr_command_buffer), and changing a recorded
+ * NDRange's sizes and kernel (cl_khr_command_buffer_mutable_dispatch).
  *
  * All devices of this target share the process's address space: memory,
  * buffers, images, executables and kernels made through one device may be
@@ -49,6 +50,19 @@ int32_t muxCpuCoreDomain(uint32_t core, mux_cpu_domain_e domain);
  * is. */
 mux_result_t muxCpuCommandReplay(mux_command_buffer_t command_buffer,
                                  mux_command_buffer_t source);
+
+/* Replaces command `command_id` (its index in the order recorded) of
+ * `command_buffer`, finalized or not, with an NDRange of `kernel` and
+ * `options`, prepared as muxCommandNDRange prepares one: any kind of
+ * command may be replaced, so a recorded placeholder can become an NDRange
+ * once its arguments are known. Not to be called while the buffer runs or
+ * is replayed. On failure the command is unchanged.
+ * mux_error_invalid_value: no such command, or `options` invalid for
+ * `kernel`; mux_error_out_of_memory. */
+mux_result_t muxCpuCommandSetNDRange(mux_command_buffer_t command_buffer,
+                                     mux_command_id_t command_id,
+                                     mux_kernel_t kernel,
+                                     mux_ndrange_options_t options);
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,8 @@
  *   command_buffer.c  cl_khr_command_buffer objects: create, finalize,
  *                     enqueue, info, barriers (the clCommand*KHR of copies,
  *                     fills and NDRanges sit beside their clEnqueue* forms)
+ *   mutable_command.c cl_khr_command_buffer_mutable_dispatch: updates of
+ *                     recorded NDRanges
  *   builtin_declarations.c  parses Mux built-in kernel declarations
  *   ../../icd/        the dispatch table, clIcdGetPlatformIDsKHR,
  *                     clGetExtensionFunctionAddress[ForPlatform] */
@@ -69,6 +71,7 @@ typedef enum clx_kind {
   clx_kind_kernel,
   clx_kind_event,
   clx_kind_command_buffer,
+  clx_kind_mutable_command,
 } clx_kind;
 
 typedef struct clx_object clx_object;
@@ -329,6 +332,34 @@ typedef cl_properties cl_command_properties_khr;
 #ifndef CL_COMMAND_BUFFER_CONTEXT_KHR
 #define CL_COMMAND_BUFFER_CONTEXT_KHR 0x1299
 #endif
+/* cl_khr_command_buffer_mutable_dispatch as of 0.9.5: older headers declare
+ * a draft whose update call and configuration differ (their names are
+ * clx_ here so as not to clash). */
+#define CLX_COMMAND_BUFFER_STATE_FINALIZED 2
+#define CLX_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS 0x12B7
+#define CLX_MUTABLE_DISPATCH_ASSERTS 0x12B8
+#define CLX_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS (1 << 0)
+#define CLX_MUTABLE_COMMAND_PROPERTIES_ARRAY 0x12A2
+#define CLX_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG 0
+typedef cl_bitfield clx_mutable_dispatch_asserts;
+typedef struct clx_mutable_dispatch_config {
+  cl_mutable_command_khr command;
+  cl_uint num_args;
+  cl_uint num_svm_args;
+  cl_uint num_exec_infos;
+  cl_uint work_dim;
+  const cl_mutable_dispatch_arg_khr *arg_list;
+  const cl_mutable_dispatch_arg_khr *arg_svm_list;
+  const cl_mutable_dispatch_exec_info_khr *exec_info_list;
+  const size_t *global_work_offset;
+  const size_t *global_work_size;
+  const size_t *local_work_size;
+} clx_mutable_dispatch_config;
+/* What an NDRange of a mutable command buffer may change. */
+#define CLX_MUTABLE_FIELDS                                                    \
+  (CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR |                                    \
+   CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR | CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR | \
+   CL_MUTABLE_DISPATCH_ARGUMENTS_KHR)
 
 /* Commands recorded once into a Mux command buffer of their own, copied
  * into a queue's batch at each enqueue (muxCpuCommandReplay). Every command
@@ -351,7 +382,79 @@ struct _cl_command_buffer_khr {
   clx_hook *on_free; /* run when the buffer is freed */
   size_t num_on_free, cap_on_free;
   size_t mark_after_run, mark_on_free; /* the current command's first */
+  /* Recorded Mux commands: every recorded command but a barrier is one,
+   * so the next one's index (the id muxCpuCommandSetNDRange takes). */
+  mux_command_id_t mux_commands;
+  cl_command_buffer_flags_khr flags; /* CL_COMMAND_BUFFER_MUTABLE_KHR ... */
+  clx_mutable_dispatch_asserts asserts;
+  cl_mutable_command_khr *mutables; /* owned */
+  size_t num_mutables, cap_mutables;
 };
+
+/* An NDRange of a mutable command buffer (mutable_command.c): what it was
+ * recorded with and every update since, to record it again. */
+struct _cl_mutable_command_khr {
+  clx_object object; /* no user references: freed with its buffer */
+  cl_command_buffer_khr command_buffer;
+  mux_command_id_t id; /* its Mux command */
+  cl_kernel kernel;    /* held by the command buffer */
+  cl_mutable_dispatch_fields_khr updatable;
+  clx_mutable_dispatch_asserts asserts;  /* its own and its buffer's */
+  cl_command_properties_khr *properties; /* as given; NULL if none */
+  size_t properties_length;
+  cl_uint work_dim;
+  size_t offset[3], global[3], local[3];
+  bool local_chosen;        /* no local size given: chosen with the global */
+  uint64_t recorded_groups; /* work-groups when recorded */
+  cl_uint num_descriptors;  /* the kernel's arguments, and a bounds record */
+  mux_descriptor_info_t *descriptors;
+  bool *set;             /* per argument: unset ones wait for an update */
+  unsigned char *values; /* value arguments' bytes, which descriptors use */
+  size_t *value_offsets; /* per argument, into `values` */
+  void *bounds_record;   /* CLMUX_BOUNDS_CHECK's, or NULL */
+};
+
+/* What clCommandNDRangeKernelKHR asked of a mutable command, when it gave
+ * a mutable_handle. */
+typedef struct clx_mutable_request {
+  cl_mutable_command_khr *handle;
+  const cl_command_properties_khr *properties;
+  cl_mutable_dispatch_fields_khr updatable;
+  clx_mutable_dispatch_asserts asserts;
+} clx_mutable_request;
+
+/* Parses an NDRange's properties (CL_INVALID_VALUE for any not known). */
+cl_int clx_mutable_properties(cl_command_buffer_khr command_buffer,
+                              const cl_command_properties_khr *properties,
+                              clx_mutable_request *request);
+/* A new mutable command for `kernel` recorded as the next Mux command of
+ * the command buffer being recorded (its lock held); NULL without memory. */
+cl_mutable_command_khr clx_mutable_new(
+    clx_enqueue *enqueue, const clx_mutable_request *request, cl_kernel kernel,
+    cl_uint work_dim, const size_t offset[3], const size_t global[3],
+    const size_t local[3], bool local_chosen);
+/* Takes the kernel's arguments as they are (its lock held). */
+void clx_mutable_take_args(cl_mutable_command_khr command);
+/* Whether every argument is set (else a placeholder stands for it). */
+bool clx_mutable_complete(cl_mutable_command_khr command);
+/* Frees a mutable command (with its buffer, or when recording failed). */
+void clx_mutable_free(cl_mutable_command_khr command);
+/* A placeholder Mux command for an NDRange whose arguments are not all set
+ * yet; it is never run (the buffer is not executable until they are). */
+void clx_mutable_placeholder(mux_queue_t queue,
+                             mux_command_buffer_t command_buffer, void *data);
+/* The entry points of cl_khr_command_buffer_mutable_dispatch. */
+cl_int CL_API_CALL clx_update_mutable_commands(
+    cl_command_buffer_khr command_buffer, cl_uint num_configs,
+    const cl_uint *config_types, const void **configs);
+cl_int CL_API_CALL clx_get_mutable_command_info(cl_mutable_command_khr command,
+                                                cl_uint param_name,
+                                                size_t param_value_size,
+                                                void *param_value,
+                                                size_t *param_value_size_ret);
+/* Whether the command buffer can be enqueued: finalized, and every
+ * mutable command's arguments set (its lock held). */
+bool clx_command_buffer_executable(cl_command_buffer_khr command_buffer);
 
 /* The checks every clCommand*KHR makes first, in the extension's order;
  * fills `to` for clx_command_begin. */
@@ -602,6 +705,10 @@ void clx_heap_release(void);
 bool clx_bounds_record_new(cl_kernel kernel, mux_descriptor_info_t *out,
                            void **record);
 void clx_bounds_record_report(void *record, cl_int status);
+/* The bytes argument `index` may reach, after an update of a recorded
+ * command gave it another buffer or __local size. */
+void clx_bounds_record_set_extent(void *record, uint32_t index,
+                                  uint64_t extent);
 void clx_bounds_record_free(void *record, cl_int status);
 
 typedef struct clx_kernel_arg {
@@ -639,6 +746,19 @@ struct _cl_kernel {
  * the built-in kernel, or the compiled kernel specialized for that size,
  * built once per (program, kernel, local size). CL_OUT_OF_RESOURCES (with
  * the reason in the build log) for a kernel the compiler cannot do yet. */
+/* clEnqueueNDRangeKernel's work-size rules (enqueue_kernel.c): fills
+ * `local`, chosen by clmux when local_work_size is NULL. */
+cl_int clx_check_work_sizes(cl_device_id device, cl_kernel kernel,
+                            cl_uint work_dim, const size_t *global_work_offset,
+                            const size_t *global_work_size,
+                            const size_t *local_work_size, size_t local[3]);
+/* clSetKernelArg's checks and descriptor for argument `index`, without
+ * setting it (updates of recorded commands): `*mem` is the memory object
+ * it refers to, or NULL; a value's descriptor has no data pointer yet. */
+cl_int clx_kernel_arg_descriptor(cl_kernel kernel, cl_uint index, size_t size,
+                                 const void *value,
+                                 mux_descriptor_info_t *descriptor,
+                                 cl_mem *mem);
 cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t local_size[3],
                              mux_kernel_t *out);
 

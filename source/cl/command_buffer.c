@@ -98,6 +98,7 @@ cl_int clx_command_begin(const clx_destination *to, cl_command_type type,
 cl_int clx_command_end(const clx_destination *to, clx_enqueue *enqueue) {
   cl_command_buffer_khr command_buffer = enqueue->recording;
   if (!command_buffer) return clx_enqueue_end(enqueue, to->event, false);
+  command_buffer->mux_commands++;
   cl_sync_point_khr point = ++command_buffer->sync_points;
   pthread_mutex_unlock(&command_buffer->lock);
   if (to->sync_point) *to->sync_point = point;
@@ -152,11 +153,14 @@ static cl_int CL_API_CALL command_barrier(
       command_buffer, command_queue, properties, num_sync_points_in_wait_list,
       sync_point_wait_list, sync_point, mutable_handle, &to);
   if (error != CL_SUCCESS) return error;
-  /* Everything before it has run when the next command starts. */
-  clx_enqueue enqueue;
-  error = clx_command_begin(&to, CL_COMMAND_BARRIER, &enqueue);
-  if (error != CL_SUCCESS) return error;
-  return clx_command_end(&to, &enqueue);
+  /* Everything before it has run when the next command starts: only a
+   * sync point to hand out. */
+  pthread_mutex_lock(&command_buffer->lock);
+  if (command_buffer->finalized) error = CL_INVALID_OPERATION;
+  cl_sync_point_khr point = error ? 0 : ++command_buffer->sync_points;
+  pthread_mutex_unlock(&command_buffer->lock);
+  if (sync_point && !error) *sync_point = point;
+  return error;
 }
 
 /* The device has no shared virtual memory (OpenCL 1.2). */
@@ -192,10 +196,22 @@ static cl_int CL_API_CALL command_svm_mem_fill(
                             sync_point_wait_list, sync_point, mutable_handle);
 }
 
+bool clx_command_buffer_executable(cl_command_buffer_khr command_buffer) {
+  if (!command_buffer->finalized) return false;
+  for (size_t i = 0; i < command_buffer->num_mutables; i++) {
+    if (!clx_mutable_complete(command_buffer->mutables[i])) return false;
+  }
+  return true;
+}
+
 /* ---- Objects ------------------------------------------------------------- */
 
 static void command_buffer_destroy(clx_object *object) {
   cl_command_buffer_khr command_buffer = (cl_command_buffer_khr)object;
+  for (size_t i = 0; i < command_buffer->num_mutables; i++) {
+    clx_mutable_free(command_buffer->mutables[i]);
+  }
+  free(command_buffer->mutables);
   for (size_t i = 0; i < command_buffer->num_on_free; i++) {
     command_buffer->on_free[i].fn(command_buffer->on_free[i].data, CL_COMPLETE);
   }
@@ -216,20 +232,34 @@ static void command_buffer_destroy(clx_object *object) {
   free(command_buffer);
 }
 
-/* CL_COMMAND_BUFFER_FLAGS_KHR at most once, with no flag: every flag
- * belongs to an extension clmux does not report. */
+/* Each property at most once: CL_COMMAND_BUFFER_FLAGS_KHR with the flags
+ * of cl_khr_command_buffer_mutable_dispatch (simultaneous use is always
+ * possible: each enqueue runs a copy), and that extension's asserts. */
 static cl_int check_properties(const cl_command_buffer_properties_khr *list,
+                               cl_command_buffer_khr command_buffer,
                                size_t *length) {
   *length = 0;
   if (!list) return CL_SUCCESS;
-  bool flags_seen = false;
+  bool flags_seen = false, asserts_seen = false;
   size_t i = 0;
   for (; list[i] != 0; i += 2) {
-    if (list[i] != CL_COMMAND_BUFFER_FLAGS_KHR || flags_seen ||
-        list[i + 1] != 0) {
+    cl_command_buffer_properties_khr value = list[i + 1];
+    if (list[i] == CL_COMMAND_BUFFER_FLAGS_KHR && !flags_seen &&
+        !(value &
+          ~(cl_command_buffer_properties_khr)(CL_COMMAND_BUFFER_MUTABLE_KHR |
+                                              CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR))) {
+      flags_seen = true;
+      command_buffer->flags = value;
+    } else if (list[i] == CLX_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS &&
+               !asserts_seen &&
+               !(value &
+                 ~(cl_command_buffer_properties_khr)
+                     CLX_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS)) {
+      asserts_seen = true;
+      command_buffer->asserts = value;
+    } else {
       return CL_INVALID_VALUE;
     }
-    flags_seen = true;
   }
   *length = i + 1;
   return CL_SUCCESS;
@@ -251,12 +281,14 @@ static cl_command_buffer_khr CL_API_CALL create_command_buffer(
   if (!clx_valid(queue, clx_kind_command_queue)) {
     return create_failed(CL_INVALID_COMMAND_QUEUE, errcode_ret);
   }
-  size_t length = 0;
-  cl_int error = check_properties(properties, &length);
-  if (error != CL_SUCCESS) return create_failed(error, errcode_ret);
-
   cl_command_buffer_khr command_buffer = calloc(1, sizeof(*command_buffer));
   if (!command_buffer) return create_failed(CL_OUT_OF_HOST_MEMORY, errcode_ret);
+  size_t length = 0;
+  cl_int error = check_properties(properties, command_buffer, &length);
+  if (error != CL_SUCCESS) {
+    free(command_buffer);
+    return create_failed(error, errcode_ret);
+  }
   if (length) {
     command_buffer->properties = malloc(length * sizeof(*properties));
     if (!command_buffer->properties) {
@@ -342,9 +374,14 @@ static cl_int CL_API_CALL get_command_buffer_info(
                       param_value_size_ret);
     }
     case CL_COMMAND_BUFFER_STATE_KHR: {
+      /* Finalized with arguments still to set: not yet executable. */
+      pthread_mutex_lock(&command_buffer->lock);
       cl_command_buffer_state_khr state =
-          finalized(command_buffer) ? CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
-                                    : CL_COMMAND_BUFFER_STATE_RECORDING_KHR;
+          !command_buffer->finalized ? CL_COMMAND_BUFFER_STATE_RECORDING_KHR
+          : clx_command_buffer_executable(command_buffer)
+              ? CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
+              : CLX_COMMAND_BUFFER_STATE_FINALIZED;
+      pthread_mutex_unlock(&command_buffer->lock);
       return clx_info(&state, sizeof(state), param_value_size, param_value,
                       param_value_size_ret);
     }
@@ -374,7 +411,10 @@ static cl_int CL_API_CALL enqueue_command_buffer(
   if ((num_queues == 0) != (queues == NULL) || num_queues > 1) {
     return CL_INVALID_VALUE;
   }
-  if (!finalized(command_buffer)) return CL_INVALID_OPERATION;
+  pthread_mutex_lock(&command_buffer->lock);
+  bool executable = clx_command_buffer_executable(command_buffer);
+  pthread_mutex_unlock(&command_buffer->lock);
+  if (!executable) return CL_INVALID_OPERATION;
   cl_command_queue queue = num_queues ? queues[0] : command_buffer->queue;
   if (!clx_valid(queue, clx_kind_command_queue)) {
     return CL_INVALID_COMMAND_QUEUE;
@@ -396,8 +436,11 @@ static cl_int CL_API_CALL enqueue_command_buffer(
       return clx_enqueue_abort(&enqueue, CL_OUT_OF_HOST_MEMORY);
     }
   }
+  /* Updates of mutable commands change the recording: not meanwhile. */
+  pthread_mutex_lock(&command_buffer->lock);
   mux_result_t result =
       muxCpuCommandReplay(enqueue.command_buffer, command_buffer->commands);
+  pthread_mutex_unlock(&command_buffer->lock);
   if (result != mux_success) {
     return clx_enqueue_abort(&enqueue, result == mux_error_out_of_memory
                                            ? CL_OUT_OF_HOST_MEMORY
@@ -433,6 +476,8 @@ void *clx_command_buffer_function(const char *name) {
       {"clCommandNDRangeKernelKHR", (void *)clx_command_ndrange_kernel},
       {"clCommandSVMMemcpyKHR", (void *)command_svm_memcpy},
       {"clCommandSVMMemFillKHR", (void *)command_svm_mem_fill},
+      {"clUpdateMutableCommandsKHR", (void *)clx_update_mutable_commands},
+      {"clGetMutableCommandInfoKHR", (void *)clx_get_mutable_command_info},
   };
   for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
     if (strcmp(name, functions[i].name) == 0) return functions[i].function;

@@ -183,7 +183,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
           "cl_khr_local_int32_extended_atomics "
           "cl_khr_byte_addressable_store cl_khr_fp64 "
           "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "
-          "cl_khr_3d_image_writes cl_khr_command_buffer";
+          "cl_khr_3d_image_writes cl_khr_command_buffer "
+          "cl_khr_command_buffer_mutable_dispatch";
       break;
     case CL_DEVICE_AVAILABLE:
       BOOL(true);
@@ -234,9 +235,15 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       BITS(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
       break;
     /* cl_khr_command_buffer (command_buffer.c): printf works in recorded
-     * kernels, and a queue of any kind can run a command buffer. */
+     * kernels, a queue of any kind can run a command buffer, and every
+     * enqueue runs a copy, so one buffer may be in flight many times. */
     case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
-      BITS(CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR);
+      BITS(CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
+           CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR);
+      break;
+    /* cl_khr_command_buffer_mutable_dispatch (mutable_command.c). */
+    case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
+      BITS(CLX_MUTABLE_FIELDS);
       break;
     case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
       BITS(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);

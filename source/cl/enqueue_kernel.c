@@ -63,11 +63,10 @@ static const uint32_t *required_size(cl_kernel kernel) {
   return kernel->compiled->reqd_work_group_size;
 }
 
-/* The work-size rules of clEnqueueNDRangeKernel; fills `local`. */
-static cl_int check_sizes(cl_device_id device, cl_kernel kernel,
-                          cl_uint work_dim, const size_t *global_work_offset,
-                          const size_t *global_work_size,
-                          const size_t *local_work_size, size_t local[3]) {
+cl_int clx_check_work_sizes(cl_device_id device, cl_kernel kernel,
+                            cl_uint work_dim, const size_t *global_work_offset,
+                            const size_t *global_work_size,
+                            const size_t *local_work_size, size_t local[3]) {
   if (work_dim < 1 || work_dim > 3) return CL_INVALID_WORK_DIMENSION;
   if (!global_work_size) return CL_INVALID_GLOBAL_WORK_SIZE;
   size_t items = 1;
@@ -165,21 +164,48 @@ static cl_int mux_error_to_cl(mux_result_t result) {
   return result == mux_success ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
 }
 
+/* The descriptor of a bounds record for a launch (CLMUX_BOUNDS_CHECK),
+ * reported after every run and freed with the command. The hooks are
+ * registered before the command is recorded: a recorded command cannot be
+ * taken back, and must not run with a record freed for want of memory for
+ * its report. */
+static cl_int add_bounds_record(clx_enqueue *enqueue, cl_kernel kernel,
+                                mux_descriptor_info_t *descriptor,
+                                void **record) {
+  *record = NULL;
+  if (!clx_bounds_record_new(kernel, descriptor, record) ||
+      clx_enqueue_after_run(enqueue, clx_bounds_record_report, *record) !=
+          CL_SUCCESS ||
+      clx_enqueue_on_complete(enqueue, clx_bounds_record_free, *record) !=
+          CL_SUCCESS) {
+    if (*record) clx_bounds_record_free(*record, CL_OUT_OF_HOST_MEMORY);
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  return CL_SUCCESS;
+}
+
 /* Records the NDRange: a snapshot of the descriptors (Mux copies them at
- * record time) and a hold on the kernel and every memory argument. */
+ * record time) and a hold on the kernel and every memory argument. With a
+ * mutable command the snapshot is the command's own, and an NDRange whose
+ * arguments are not all set yet is a placeholder until they are. */
 static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
                              mux_kernel_t mux_kernel, cl_uint work_dim,
                              const size_t *offset, const size_t *global,
-                             const size_t local[3]) {
+                             const size_t local[3],
+                             cl_mutable_command_khr mutable) {
   cl_uint num_args = kernel->num_args;
   /* Compiled with bounds checks, the kernel takes one argument more. */
   bool checked =
       kernel->compiled && cc_module_checks_bounds(kernel->program->module);
   /* Most kernels' descriptors fit on the stack: no malloc per launch. */
   mux_descriptor_info_t on_stack[16];
-  mux_descriptor_info_t *descriptors =
-      num_args < 16 ? on_stack : malloc((num_args + 1) * sizeof *descriptors);
-  if (!descriptors) return CL_OUT_OF_HOST_MEMORY;
+  mux_descriptor_info_t *descriptors = on_stack;
+  if (mutable) {
+    descriptors = mutable->descriptors;
+  } else if (num_args >= 16) {
+    descriptors = malloc((num_args + 1) * sizeof *descriptors);
+    if (!descriptors) return CL_OUT_OF_HOST_MEMORY;
+  }
   mux_ndrange_options_t options = {0};
   options.descriptors_length = num_args + checked;
   options.descriptors = options.descriptors_length ? descriptors : NULL;
@@ -189,27 +215,30 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
   options.length = work_dim;
 
   pthread_mutex_lock(&kernel->lock);
-  for (cl_uint i = 0; i < num_args; i++) {
-    descriptors[i] = kernel->args[i].descriptor;
+  if (mutable) {
+    clx_mutable_take_args(mutable);
+  } else {
+    for (cl_uint i = 0; i < num_args; i++) {
+      descriptors[i] = kernel->args[i].descriptor;
+    }
   }
-  /* The record's report is registered before the command is recorded: a
-   * recorded command cannot be taken back, and must not run with a record
-   * freed for want of memory for its report. */
   void *record = NULL;
-  if (checked &&
-      (!clx_bounds_record_new(kernel, &descriptors[num_args], &record) ||
-       clx_enqueue_after_run(enqueue, clx_bounds_record_report, record) !=
-           CL_SUCCESS ||
-       clx_enqueue_on_complete(enqueue, clx_bounds_record_free, record) !=
-           CL_SUCCESS)) {
+  if (checked && add_bounds_record(enqueue, kernel, &descriptors[num_args],
+                                   &record) != CL_SUCCESS) {
     pthread_mutex_unlock(&kernel->lock);
-    if (record) clx_bounds_record_free(record, CL_OUT_OF_HOST_MEMORY);
-    if (descriptors != on_stack) free(descriptors);
+    if (descriptors != on_stack && !mutable) free(descriptors);
     return CL_OUT_OF_HOST_MEMORY;
   }
-  mux_result_t result = muxCommandNDRange(
-      enqueue->command_buffer, mux_kernel, options, 0, NULL, NULL);
-  /* Not recorded: the abort that follows drops the report's hook. */
+  if (mutable) mutable->bounds_record = record;
+  mux_result_t result;
+  if (mutable && !clx_mutable_complete(mutable)) {
+    result = muxCommandUserCallback(
+        enqueue->command_buffer, clx_mutable_placeholder, NULL, 0, NULL, NULL);
+  } else {
+    result = muxCommandNDRange(enqueue->command_buffer, mux_kernel, options, 0,
+                               NULL, NULL);
+  }
+  /* Not recorded: the abort that follows drops the report's hooks. */
   if (record && result != mux_success) {
     clx_bounds_record_free(record, CL_OUT_OF_RESOURCES);
   }
@@ -217,21 +246,24 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
     clx_enqueue_label(enqueue, kernel->name);
     clx_enqueue_hold(enqueue, CLX_OBJ(kernel));
     for (cl_uint i = 0; i < num_args; i++) {
-      if (kernel->args[i].mem) {
+      if (kernel->args[i].mem && (!mutable || mutable->set[i])) {
         clx_enqueue_hold(enqueue, CLX_OBJ(kernel->args[i].mem));
       }
     }
   }
   pthread_mutex_unlock(&kernel->lock);
-  if (descriptors != on_stack) free(descriptors);
+  if (descriptors != on_stack && !mutable) free(descriptors);
   return mux_error_to_cl(result);
 }
 
+/* An NDRange into a queue or a command buffer; `mutable` (command buffers
+ * only, else NULL) asks for a mutable command. */
 static cl_int enqueue_ndrange(const clx_destination *to, cl_kernel kernel,
                               cl_command_type type, cl_uint work_dim,
                               const size_t *global_work_offset,
                               const size_t *global_work_size,
-                              const size_t *local_work_size) {
+                              const size_t *local_work_size,
+                              const clx_mutable_request *mutable) {
   cl_command_queue queue = to->queue;
   if (!clx_valid(queue, clx_kind_command_queue)) {
     return CL_INVALID_COMMAND_QUEUE;
@@ -242,16 +274,20 @@ static cl_int enqueue_ndrange(const clx_destination *to, cl_kernel kernel,
     return CL_INVALID_PROGRAM_EXECUTABLE;
   }
   cl_int error = check_args(kernel, queue->device);
-  if (error == CL_INVALID_KERNEL_ARGS) return error;
+  /* Arguments an update will set may wait until then. */
+  bool deferred =
+      mutable && (mutable->updatable & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR);
+  if (error == CL_INVALID_KERNEL_ARGS && !deferred) return error;
   size_t local[3];
   cl_int size_error =
-      check_sizes(queue->device, kernel, work_dim, global_work_offset,
-                  global_work_size, local_work_size, local);
+      clx_check_work_sizes(queue->device, kernel, work_dim, global_work_offset,
+                           global_work_size, local_work_size, local);
   if (size_error != CL_SUCCESS) return size_error;
   if ((to->num_events_in_wait_list == 0) != (to->event_wait_list == NULL)) {
     return CL_INVALID_EVENT_WAIT_LIST;
   }
-  if (error != CL_SUCCESS) return error; /* misaligned, or no local memory */
+  /* misaligned, or no local memory */
+  if (error != CL_SUCCESS && error != CL_INVALID_KERNEL_ARGS) return error;
   mux_kernel_t mux_kernel = NULL;
   error = clx_kernel_mux_kernel(kernel, local, &mux_kernel);
   if (error != CL_SUCCESS) return error;
@@ -265,9 +301,22 @@ static cl_int enqueue_ndrange(const clx_destination *to, cl_kernel kernel,
   clx_enqueue enqueue;
   error = clx_command_begin(to, type, &enqueue);
   if (error != CL_SUCCESS) return error;
-  error = record_ndrange(&enqueue, kernel, mux_kernel, work_dim, offset,
-                         global, local);
-  if (error != CL_SUCCESS) return clx_enqueue_abort(&enqueue, error);
+  cl_mutable_command_khr command = NULL;
+  if (mutable && mutable->handle) {
+    command = clx_mutable_new(&enqueue, mutable, kernel, work_dim, offset,
+                              global, local, local_work_size == NULL);
+    if (!command) return clx_enqueue_abort(&enqueue, CL_OUT_OF_HOST_MEMORY);
+  }
+  error = record_ndrange(&enqueue, kernel, mux_kernel, work_dim, offset, global,
+                         local, command);
+  if (error != CL_SUCCESS) {
+    if (command) clx_mutable_free(command);
+    return clx_enqueue_abort(&enqueue, error);
+  }
+  if (command) {
+    to->recording->mutables[to->recording->num_mutables++] = command;
+    *mutable->handle = command;
+  }
   return clx_command_end(to, &enqueue);
 }
 
@@ -279,7 +328,8 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(
   clx_destination to = clx_to_queue(command_queue, num_events_in_wait_list,
                                     event_wait_list, event);
   return enqueue_ndrange(&to, kernel, CL_COMMAND_NDRANGE_KERNEL, work_dim,
-                         global_work_offset, global_work_size, local_work_size);
+                         global_work_offset, global_work_size, local_work_size,
+                         NULL);
 }
 
 cl_int CL_API_CALL clx_command_ndrange_kernel(
@@ -290,13 +340,19 @@ cl_int CL_API_CALL clx_command_ndrange_kernel(
     cl_uint num_sync_points_in_wait_list,
     const cl_sync_point_khr *sync_point_wait_list,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  /* The checks every command makes, then the NDRange's own properties and
+   * its mutable command (cl_khr_command_buffer_mutable_dispatch). */
   clx_destination to;
   cl_int error = clx_recording_destination(
-      command_buffer, command_queue, properties, num_sync_points_in_wait_list,
-      sync_point_wait_list, sync_point, mutable_handle, &to);
+      command_buffer, command_queue, NULL, num_sync_points_in_wait_list,
+      sync_point_wait_list, sync_point, NULL, &to);
+  if (error != CL_SUCCESS) return error;
+  clx_mutable_request mutable = {.handle = mutable_handle};
+  error = clx_mutable_properties(command_buffer, properties, &mutable);
   if (error != CL_SUCCESS) return error;
   return enqueue_ndrange(&to, kernel, CL_COMMAND_NDRANGE_KERNEL, work_dim,
-                         global_work_offset, global_work_size, local_work_size);
+                         global_work_offset, global_work_size, local_work_size,
+                         &mutable);
 }
 
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,
@@ -307,7 +363,7 @@ cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,
   static const size_t one[1] = {1};
   clx_destination to = clx_to_queue(command_queue, num_events_in_wait_list,
                                     event_wait_list, event);
-  return enqueue_ndrange(&to, kernel, CL_COMMAND_TASK, 1, NULL, one, one);
+  return enqueue_ndrange(&to, kernel, CL_COMMAND_TASK, 1, NULL, one, one, NULL);
 }
 
 /* ---- Native kernels --------------------------------------------------------*/

@@ -357,6 +357,18 @@ static cl_int build_arg(cl_kernel kernel, const clx_arg_info *info,
   return CL_INVALID_ARG_VALUE;
 }
 
+cl_int clx_kernel_arg_descriptor(cl_kernel kernel, cl_uint index, size_t size,
+                                 const void *value,
+                                 mux_descriptor_info_t *descriptor,
+                                 cl_mem *mem) {
+  if (index >= kernel->num_args) return CL_INVALID_ARG_INDEX;
+  clx_kernel_arg built;
+  cl_int error =
+      build_arg(kernel, &kernel->arg_infos[index], size, value, &built, mem);
+  *descriptor = built.descriptor;
+  return error;
+}
+
 cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
                                   size_t arg_size, const void *arg_value) {
   if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;

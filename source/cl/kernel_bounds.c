@@ -92,6 +92,11 @@ void clx_bounds_record_report(void *data, cl_int status) {
   }
 }
 
+void clx_bounds_record_set_extent(void *data, uint32_t index, uint64_t extent) {
+  launch_record *launch = data;
+  if (index < launch->arg_count) launch->record->extents[index] = extent;
+}
+
 void clx_bounds_record_free(void *data, cl_int status) {
   (void)status;
   launch_record *launch = data;

@@ -108,7 +108,9 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform,
       value = "clmux";
       break;
     case CL_PLATFORM_EXTENSIONS: /* those every device has */
-      value = "cl_khr_icd cl_khr_command_buffer";
+      value =
+          "cl_khr_icd cl_khr_command_buffer "
+          "cl_khr_command_buffer_mutable_dispatch";
       break;
     default:
       return CL_INVALID_VALUE;

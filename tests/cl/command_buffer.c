@@ -7,70 +7,7 @@
  * while queued; and each error the extension names. */
 #include <pthread.h>
 
-#include "cl_test.h"
-/* After cl_test.h, which picks the OpenCL version. */
-#include <CL/cl_ext.h>
-
-/* The 0.9.8 signatures (Debian's headers declare an older draft). */
-typedef cl_properties command_properties;
-typedef cl_command_buffer_khr(CL_API_CALL *create_fn)(
-    cl_uint, const cl_command_queue *, const cl_command_buffer_properties_khr *,
-    cl_int *);
-typedef cl_int(CL_API_CALL *buffer_fn)(cl_command_buffer_khr);
-typedef cl_int(CL_API_CALL *enqueue_fn)(cl_uint, cl_command_queue *,
-                                        cl_command_buffer_khr, cl_uint,
-                                        const cl_event *, cl_event *);
-typedef cl_int(CL_API_CALL *info_fn)(cl_command_buffer_khr,
-                                     cl_command_buffer_info_khr, size_t, void *,
-                                     size_t *);
-typedef cl_int(CL_API_CALL *barrier_fn)(cl_command_buffer_khr, cl_command_queue,
-                                        const command_properties *, cl_uint,
-                                        const cl_sync_point_khr *,
-                                        cl_sync_point_khr *,
-                                        cl_mutable_command_khr *);
-typedef cl_int(CL_API_CALL *fill_fn)(cl_command_buffer_khr, cl_command_queue,
-                                     const command_properties *, cl_mem,
-                                     const void *, size_t, size_t, size_t,
-                                     cl_uint, const cl_sync_point_khr *,
-                                     cl_sync_point_khr *,
-                                     cl_mutable_command_khr *);
-typedef cl_int(CL_API_CALL *copy_fn)(cl_command_buffer_khr, cl_command_queue,
-                                     const command_properties *, cl_mem, cl_mem,
-                                     size_t, size_t, size_t, cl_uint,
-                                     const cl_sync_point_khr *,
-                                     cl_sync_point_khr *,
-                                     cl_mutable_command_khr *);
-typedef cl_int(CL_API_CALL *copy_rect_fn)(
-    cl_command_buffer_khr, cl_command_queue, const command_properties *, cl_mem,
-    cl_mem, const size_t *, const size_t *, const size_t *, size_t, size_t,
-    size_t, size_t, cl_uint, const cl_sync_point_khr *, cl_sync_point_khr *,
-    cl_mutable_command_khr *);
-typedef cl_int(CL_API_CALL *fill_image_fn)(
-    cl_command_buffer_khr, cl_command_queue, const command_properties *, cl_mem,
-    const void *, const size_t *, const size_t *, cl_uint,
-    const cl_sync_point_khr *, cl_sync_point_khr *, cl_mutable_command_khr *);
-typedef cl_int(CL_API_CALL *image_to_buffer_fn)(
-    cl_command_buffer_khr, cl_command_queue, const command_properties *, cl_mem,
-    cl_mem, const size_t *, const size_t *, size_t, cl_uint,
-    const cl_sync_point_khr *, cl_sync_point_khr *, cl_mutable_command_khr *);
-typedef cl_int(CL_API_CALL *ndrange_fn)(
-    cl_command_buffer_khr, cl_command_queue, const command_properties *,
-    cl_kernel, cl_uint, const size_t *, const size_t *, const size_t *, cl_uint,
-    const cl_sync_point_khr *, cl_sync_point_khr *, cl_mutable_command_khr *);
-
-static struct {
-  create_fn create;
-  buffer_fn finalize, retain, release;
-  enqueue_fn enqueue;
-  info_fn info;
-  barrier_fn barrier;
-  fill_fn fill;
-  copy_fn copy;
-  copy_rect_fn copy_rect;
-  fill_image_fn fill_image;
-  image_to_buffer_fn image_to_buffer;
-  ndrange_fn ndrange;
-} khr;
+#include "command_buffer_khr.h"
 
 static const char *const entry_points[] = {
     "clCreateCommandBufferKHR",        "clFinalizeCommandBufferKHR",
@@ -81,14 +18,9 @@ static const char *const entry_points[] = {
     "clCommandCopyImageKHR",           "clCommandCopyImageToBufferKHR",
     "clCommandFillBufferKHR",          "clCommandFillImageKHR",
     "clCommandNDRangeKernelKHR",       "clCommandSVMMemcpyKHR",
-    "clCommandSVMMemFillKHR",
+    "clCommandSVMMemFillKHR",          "clUpdateMutableCommandsKHR",
+    "clGetMutableCommandInfoKHR",
 };
-
-static void *entry(cl_platform_id platform, const char *name) {
-  void *function = clGetExtensionFunctionAddressForPlatform(platform, name);
-  REQUIRE(function != NULL);
-  return function;
-}
 
 static void test_device_and_entry_points(cl_platform_id platform,
                                          cl_device_id device) {
@@ -100,7 +32,8 @@ static void test_device_and_entry_points(cl_platform_id platform,
   CHECK_CL_SUCCESS(clGetDeviceInfo(device,
                                    CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR,
                                    sizeof bits, &bits, NULL));
-  CHECK(bits == CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR);
+  CHECK(bits == (CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
+                 CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR));
   CHECK_CL_SUCCESS(clGetDeviceInfo(device, 0x129A /* SUPPORTED_QUEUE_PROPS */,
                                    sizeof bits, &bits, NULL));
   CHECK(bits ==
@@ -115,21 +48,8 @@ static void test_device_and_entry_points(cl_platform_id platform,
           NULL);
   }
   CHECK(clGetExtensionFunctionAddressForPlatform(
-            platform, "clUpdateMutableCommandsKHR") == NULL);
-  khr.create = (create_fn)entry(platform, "clCreateCommandBufferKHR");
-  khr.finalize = (buffer_fn)entry(platform, "clFinalizeCommandBufferKHR");
-  khr.retain = (buffer_fn)entry(platform, "clRetainCommandBufferKHR");
-  khr.release = (buffer_fn)entry(platform, "clReleaseCommandBufferKHR");
-  khr.enqueue = (enqueue_fn)entry(platform, "clEnqueueCommandBufferKHR");
-  khr.info = (info_fn)entry(platform, "clGetCommandBufferInfoKHR");
-  khr.barrier = (barrier_fn)entry(platform, "clCommandBarrierWithWaitListKHR");
-  khr.fill = (fill_fn)entry(platform, "clCommandFillBufferKHR");
-  khr.copy = (copy_fn)entry(platform, "clCommandCopyBufferKHR");
-  khr.copy_rect = (copy_rect_fn)entry(platform, "clCommandCopyBufferRectKHR");
-  khr.fill_image = (fill_image_fn)entry(platform, "clCommandFillImageKHR");
-  khr.image_to_buffer =
-      (image_to_buffer_fn)entry(platform, "clCommandCopyImageToBufferKHR");
-  khr.ndrange = (ndrange_fn)entry(platform, "clCommandNDRangeKernelKHR");
+            platform, "clRemapCommandBufferKHR") == NULL);
+  khr_load(platform);
 }
 
 static const char *source =
@@ -448,8 +368,11 @@ static void test_errors(fixture *f) {
   CHECK(khr.create(1, &f->queue, repeated, &error) == NULL);
   CHECK_CL(CL_INVALID_VALUE, error);
   cl_command_buffer_properties_khr flag[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
-                                             1 /* simultaneous use */, 0};
+                                             1 << 2 /* device-side sync */, 0};
   CHECK(khr.create(1, &f->queue, flag, &error) == NULL);
+  CHECK_CL(CL_INVALID_VALUE, error);
+  cl_command_buffer_properties_khr strange[] = {0x4242, 0, 0};
+  CHECK(khr.create(1, &f->queue, strange, &error) == NULL);
   CHECK_CL(CL_INVALID_VALUE, error);
 
   cl_command_buffer_properties_khr none[] = {CL_COMMAND_BUFFER_FLAGS_KHR, 0, 0};

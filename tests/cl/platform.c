@@ -133,7 +133,7 @@ int main(void) {
   CHECK(clGetExtensionFunctionAddressForPlatform(
             platform, "clCreateCommandBufferKHR") != NULL);
   CHECK(clGetExtensionFunctionAddressForPlatform(
-            platform, "clUpdateMutableCommandsKHR") == NULL);
+            platform, "clRemapCommandBufferKHR") == NULL);
 
   return check_finish();
 }

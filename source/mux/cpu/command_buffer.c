@@ -575,6 +575,22 @@ mux_result_t cpuCommandNDRange(mux_command_buffer_t command_buffer,
   return cpu_record_owned(command_buffer, &command, sync_point);
 }
 
+mux_result_t muxCpuCommandSetNDRange(mux_command_buffer_t command_buffer,
+                                     mux_command_id_t command_id,
+                                     mux_kernel_t kernel,
+                                     mux_ndrange_options_t options) {
+  cpu_command_buffer *buffer = (cpu_command_buffer *)command_buffer;
+  if (command_id >= buffer->count) return mux_error_invalid_value;
+  cpu_command command = {.kind = cpu_command_ndrange};
+  mux_result_t error = cpu_ndrange_prepare(
+      &command.ndrange, (cpu_kernel *)kernel, (cpu_device *)buffer->base.device,
+      &options, buffer->allocator, &buffer->spares);
+  if (error != mux_success) return error;
+  cpu_command_release(&buffer->commands[command_id], buffer);
+  buffer->commands[command_id] = command;
+  return mux_success;
+}
+
 mux_result_t cpuCommandUserCallback(mux_command_buffer_t command_buffer,
                                     mux_command_user_callback_t user_function,
                                     void *user_data,
