@@ -6,6 +6,7 @@
  * Files (one object kind each):
  *   object.c          reference counting, handle checks, info-query helpers
  *   platform.c        the clmux platform (one per process)
+ *   versions.c        the extensions and their versions
  *   device.c          the CPU device: every CL_DEVICE_* query, sub-devices
  *   context.c         contexts
  *   command_queue.c   queues: flush, finish, the batch engine (below)
@@ -156,6 +157,14 @@ struct _cl_device_id {
   struct mux_device_info_s own_info;       /* the root's, fewer compute units */
 };
 
+/* The extensions (versions.c), every device's and the platform's: names
+ * separated by spaces, or with cl_khr_extended_versioning's versions. */
+cl_int clx_extensions_info(bool with_version, size_t param_value_size,
+                           void *param_value, size_t *param_value_size_ret);
+/* The built-in kernels `names` ("a;b;c") as a string or with versions. */
+cl_int clx_built_in_kernels_info(const char *names, bool with_version,
+                                 size_t param_value_size, void *param_value,
+                                 size_t *param_value_size_ret);
 /* Whether `device` is a root device of the platform or a live sub-device. */
 bool clx_device_valid(cl_device_id device);
 /* Whether `device` is `ancestor` or a sub-device of it (at any depth): a

@@ -171,20 +171,18 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
     case CL_DEVICE_OPENCL_C_VERSION:
       string = "OpenCL C 1.2 clmux";
       break;
-    /* Platform extensions must be a subset of these. The five OpenCL C
-     * 1.2 requires are implemented by the builtin library (atomics) and
-     * the target (byte stores), doubles, 64-bit atom_* and 3D image writes
-     * by the library's forms; the front-end enables exactly these. */
+    /* The table of versions.c; the platform reports the same. */
     case CL_DEVICE_EXTENSIONS:
-      string =
-          "cl_khr_icd cl_khr_global_int32_base_atomics "
-          "cl_khr_global_int32_extended_atomics "
-          "cl_khr_local_int32_base_atomics "
-          "cl_khr_local_int32_extended_atomics "
-          "cl_khr_byte_addressable_store cl_khr_fp64 "
-          "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "
-          "cl_khr_3d_image_writes cl_khr_command_buffer "
-          "cl_khr_command_buffer_mutable_dispatch";
+    case CL_DEVICE_EXTENSIONS_WITH_VERSION_KHR:
+      return clx_extensions_info(
+          param_name == CL_DEVICE_EXTENSIONS_WITH_VERSION_KHR, param_value_size,
+          param_value, param_value_size_ret);
+    case CL_DEVICE_NUMERIC_VERSION_KHR:
+    case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR:
+      UINT(CL_MAKE_VERSION_KHR(1, 2, 0));
+      break;
+    case CL_DEVICE_ILS_WITH_VERSION_KHR: /* no intermediate language yet */
+      size = 0;
       break;
     case CL_DEVICE_AVAILABLE:
       BOOL(true);
@@ -197,11 +195,13 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
     case CL_DEVICE_LINKER_AVAILABLE:
       BOOL(true);
       break;
-    case CL_DEVICE_BUILT_IN_KERNELS: {
+    case CL_DEVICE_BUILT_IN_KERNELS:
+    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION_KHR: {
       char *names = builtin_kernel_names(info->builtin_kernel_declarations);
       if (!names) return CL_OUT_OF_HOST_MEMORY;
-      cl_int error = clx_info_string(names, param_value_size, param_value,
-                                     param_value_size_ret);
+      cl_int error = clx_built_in_kernels_info(
+          names, param_name == CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION_KHR,
+          param_value_size, param_value, param_value_size_ret);
       free(names);
       return error;
     }

@@ -107,11 +107,17 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform,
     case CL_PLATFORM_ICD_SUFFIX_KHR:
       value = "clmux";
       break;
-    case CL_PLATFORM_EXTENSIONS: /* those every device has */
-      value =
-          "cl_khr_icd cl_khr_command_buffer "
-          "cl_khr_command_buffer_mutable_dispatch";
-      break;
+    /* Every device has every extension (versions.c). */
+    case CL_PLATFORM_EXTENSIONS:
+    case CL_PLATFORM_EXTENSIONS_WITH_VERSION_KHR:
+      return clx_extensions_info(
+          param_name == CL_PLATFORM_EXTENSIONS_WITH_VERSION_KHR,
+          param_value_size, param_value, param_value_size_ret);
+    case CL_PLATFORM_NUMERIC_VERSION_KHR: {
+      cl_version_khr version = CL_MAKE_VERSION_KHR(1, 2, 0);
+      return clx_info(&version, sizeof version, param_value_size, param_value,
+                      param_value_size_ret);
+    }
     default:
       return CL_INVALID_VALUE;
   }

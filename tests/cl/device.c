@@ -1,12 +1,15 @@
 /* clmux: clGetDeviceIDs, clGetDeviceInfo, clCreateSubDevices and device
  * retain/release through the ICD loader — every CL_DEVICE_* query with its
  * exact size, too-small buffers, unknown parameters, the full-profile
- * minimums, the device type rules and the sub-device errors. */
+ * minimums, the device type rules and the sub-device errors; the versions
+ * of cl_khr_extended_versioning against the strings. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cl_test.h"
+/* After cl_test.h, which picks the OpenCL version. */
+#include <CL/cl_ext.h>
 
 static cl_device_id device;
 
@@ -322,6 +325,85 @@ static void check_values(cl_platform_id platform) {
   CHECK_INT(1, info_uint(CL_DEVICE_REFERENCE_COUNT));
 }
 
+/* Each name of a space- or ';'-separated `names` is in `list` once, and
+ * the list has nothing else. */
+static bool same_names(const char *names, const cl_name_version_khr *list,
+                       size_t count) {
+  size_t found = 0;
+  for (const char *p = names; *p;) {
+    size_t length = strcspn(p, " ;");
+    if (length) {
+      size_t matches = 0;
+      for (size_t i = 0; i < count; i++) {
+        matches += strlen(list[i].name) == length &&
+                   strncmp(list[i].name, p, length) == 0;
+      }
+      if (matches != 1) return false;
+      found++;
+    }
+    p += length + (p[length] != '\0');
+  }
+  return found == count;
+}
+
+static cl_version_khr version_of(const cl_name_version_khr *list, size_t count,
+                                 const char *name) {
+  for (size_t i = 0; i < count; i++) {
+    if (strcmp(list[i].name, name) == 0) return list[i].version;
+  }
+  return 0;
+}
+
+static void check_extended_versioning(cl_platform_id platform) {
+  cl_version_khr version = 0;
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_NUMERIC_VERSION_KHR,
+                                   sizeof version, &version, NULL));
+  CHECK(version == CL_MAKE_VERSION_KHR(1, 2, 0));
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device,
+                                   CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR,
+                                   sizeof version, &version, NULL));
+  CHECK(version == CL_MAKE_VERSION_KHR(1, 2, 0));
+  CHECK_CL_SUCCESS(clGetPlatformInfo(platform, CL_PLATFORM_NUMERIC_VERSION_KHR,
+                                     sizeof version, &version, NULL));
+  CHECK(version == CL_MAKE_VERSION_KHR(1, 2, 0));
+
+  static char names[2048];
+  static cl_name_version_khr list[64];
+  size_t size = 0;
+  CHECK_CL_SUCCESS(
+      clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof names, names, NULL));
+  CHECK_CL_SUCCESS(clGetDeviceInfo(
+      device, CL_DEVICE_EXTENSIONS_WITH_VERSION_KHR, sizeof list, list, &size));
+  size_t count = size / sizeof list[0];
+  CHECK(size % sizeof list[0] == 0 && count > 10);
+  CHECK(same_names(names, list, count));
+  CHECK(version_of(list, count, "cl_khr_command_buffer") ==
+        CL_MAKE_VERSION_KHR(0, 9, 8));
+  CHECK(version_of(list, count, "cl_khr_command_buffer_mutable_dispatch") ==
+        CL_MAKE_VERSION_KHR(0, 9, 5));
+  CHECK(version_of(list, count, "cl_khr_extended_versioning") ==
+        CL_MAKE_VERSION_KHR(1, 0, 0));
+  CHECK_CL_SUCCESS(clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS,
+                                     sizeof names, names, NULL));
+  CHECK_CL_SUCCESS(clGetPlatformInfo(platform,
+                                     CL_PLATFORM_EXTENSIONS_WITH_VERSION_KHR,
+                                     sizeof list, list, &size));
+  CHECK(same_names(names, list, size / sizeof list[0]));
+  CHECK_CL(CL_INVALID_VALUE,
+           clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS_WITH_VERSION_KHR,
+                           sizeof list[0], list, NULL));
+
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_BUILT_IN_KERNELS,
+                                   sizeof names, names, NULL));
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device,
+                                   CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION_KHR,
+                                   sizeof list, list, &size));
+  CHECK(size > 0 && same_names(names, list, size / sizeof list[0]));
+  CHECK_CL_SUCCESS(
+      clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION_KHR, 0, NULL, &size));
+  CHECK_INT(0, size);
+}
+
 static void check_info_errors(void) {
   cl_uint value = 0;
   size_t size = 0;
@@ -452,6 +534,7 @@ int main(void) {
   device = cl_test_device();
   check_all_queries();
   check_values(platform);
+  check_extended_versioning(platform);
   check_info_errors();
   check_device_ids(platform);
   check_sub_devices();
