@@ -3,20 +3,22 @@
  * variants, and now and then one never seen before), create its kernels,
  * set their arguments, create buffers, then on two queues (one in order,
  * one out of order) a write gated by a user event, a kernel waiting for
- * it, a marker, a second kernel on the other queue, event callbacks and a
- * blocking read, checked element by element; every object released
- * again. Every few iterations the thread makes itself a new context.
- * Resident memory is sampled every 10 s. The last lines give the
- * iterations, wrong results, API errors, callbacks missed and the growth
- * of resident memory over the last 5 minutes (or the second half of a
- * shorter run: the least-squares trend), all of it and its anonymous
- * part; the exit status is non-zero when any is wrong, or the growth of
- * all of it is -g PERCENT (1) or more (sanitizers' quarantines grow by
- * design: their builds pass a larger bound).
- * Usage: clmux-cl-stress [-t SECONDS] [-j THREADS] [-p PLATFORM] [-g PERCENT]
+ * it, a marker, a second kernel on the other queue (every other time
+ * recorded into a cl_khr_command_buffer, enqueued and released at once,
+ * when the platform has the extension), event callbacks and a blocking
+ * read, checked element by element; every object released again. Every few
+ * iterations the thread makes itself a new context. Resident memory is sampled
+ * every 10 s. The last lines give the iterations, wrong results, API errors,
+ * callbacks missed and the growth of resident memory over the last 5 minutes
+ * (or the second half of a shorter run: the least-squares trend), all of it and
+ * its anonymous part; the exit status is non-zero when any is wrong, or the
+ * growth of all of it is -g PERCENT (1) or more (sanitizers' quarantines grow
+ * by design: their builds pass a larger bound). Usage: clmux-cl-stress [-t
+ * SECONDS] [-j THREADS] [-p PLATFORM] [-g PERCENT]
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -34,6 +36,16 @@ static cl_platform_id platform;
 static cl_device_id device;
 static atomic_bool stopping;
 static atomic_long iterations, wrong, errors, callbacks_wanted, callbacks_run;
+
+/* cl_khr_command_buffer, if the platform has it: only calls whose
+ * signature every draft of the extension shares. */
+static struct {
+  clCreateCommandBufferKHR_fn create;
+  clCommandNDRangeKernelKHR_fn ndrange;
+  clFinalizeCommandBufferKHR_fn finalize;
+  clEnqueueCommandBufferKHR_fn enqueue;
+  clReleaseCommandBufferKHR_fn release;
+} recorded;
 
 static double now_seconds(void) {
   struct timespec t;
@@ -151,9 +163,21 @@ static bool iterate(cl_context context, unsigned *seed, long serial) {
                                  host_x, 1, &gate, &written)) &&
          OK(clEnqueueNDRangeKernel(out_of_order, scale, 1, NULL, &global,
                                    &local, 1, &written, &scaled)) &&
-         OK(clEnqueueMarkerWithWaitList(out_of_order, 1, &scaled, &marker)) &&
-         OK(clEnqueueNDRangeKernel(in_order, shift, 1, NULL, &global, NULL, 1,
-                                   &marker, &shifted));
+         OK(clEnqueueMarkerWithWaitList(out_of_order, 1, &scaled, &marker));
+  if (fine && recorded.create && rand_r(seed) % 2) {
+    /* Released as soon as it is enqueued: the run must still happen. */
+    cl_command_buffer_khr commands =
+        recorded.create(1, &in_order, NULL, &error);
+    fine = OK(error) &&
+           OK(recorded.ndrange(commands, NULL, NULL, shift, 1, NULL, &global,
+                               NULL, 0, NULL, NULL, NULL)) &&
+           OK(recorded.finalize(commands)) &&
+           OK(recorded.enqueue(0, NULL, commands, 1, &marker, &shifted));
+    if (commands) fine = OK(recorded.release(commands)) && fine;
+  } else if (fine) {
+    fine = OK(clEnqueueNDRangeKernel(in_order, shift, 1, NULL, &global, NULL, 1,
+                                     &marker, &shifted));
+  }
   if (fine) {
     atomic_fetch_add(&callbacks_wanted, 2);
     fine = OK(clSetEventCallback(scaled, CL_COMPLETE, counted, NULL)) &&
@@ -256,6 +280,25 @@ static bool find_device(const char *wanted) {
         CL_SUCCESS) {
       platform = platforms[p];
       printf("platform: %s\n", name);
+      recorded.create =
+          (clCreateCommandBufferKHR_fn)clGetExtensionFunctionAddressForPlatform(
+              platform, "clCreateCommandBufferKHR");
+      recorded.ndrange = (clCommandNDRangeKernelKHR_fn)
+          clGetExtensionFunctionAddressForPlatform(platform,
+                                                   "clCommandNDRangeKernelKHR");
+      recorded.finalize = (clFinalizeCommandBufferKHR_fn)
+          clGetExtensionFunctionAddressForPlatform(
+              platform, "clFinalizeCommandBufferKHR");
+      recorded.enqueue = (clEnqueueCommandBufferKHR_fn)
+          clGetExtensionFunctionAddressForPlatform(platform,
+                                                   "clEnqueueCommandBufferKHR");
+      recorded.release = (clReleaseCommandBufferKHR_fn)
+          clGetExtensionFunctionAddressForPlatform(platform,
+                                                   "clReleaseCommandBufferKHR");
+      if (!recorded.ndrange || !recorded.finalize || !recorded.enqueue ||
+          !recorded.release) {
+        recorded.create = NULL;
+      }
       return true;
     }
   }
