@@ -2,9 +2,10 @@
  *
  * ocl-icd's loader calls a platform's dispatch slot without checking it, so
  * a NULL slot turns an application's call of a 2.x function into a crash.
- * Every such slot gets a function: the four that 1.2 objects can serve
- * (queues, buffers, images and samplers made from property lists) do their
- * work;
+ * Every such slot gets a function: those that 1.2 objects can serve
+ * (queues, buffers, images and samplers made from property lists, kernel
+ * clones, context destructor callbacks, the host and device timers) do
+ * their work;
  * the others check their object and return the error OpenCL 3.0 names for
  * a device without the feature (CL_INVALID_OPERATION, mostly).
  *
@@ -137,10 +138,6 @@ static cl_int context_checked(cl_context context) {
 static cl_int program_checked(cl_program program) {
   return clx_valid(program, clx_kind_program) ? CL_INVALID_OPERATION
                                               : CL_INVALID_PROGRAM;
-}
-
-static cl_int device_checked(cl_device_id device) {
-  return clx_device_valid(device) ? CL_INVALID_OPERATION : CL_INVALID_DEVICE;
 }
 
 cl_mem CL_API_CALL clx_create_pipe(cl_context context, cl_mem_flags flags,
@@ -307,8 +304,12 @@ cl_int CL_API_CALL clx_get_kernel_sub_group_info(
 
 cl_kernel CL_API_CALL clx_clone_kernel(cl_kernel source_kernel,
                                        cl_int *errcode_ret) {
-  fail(errcode_ret, kernel_checked(source_kernel));
-  return NULL;
+  cl_int error = CL_INVALID_KERNEL;
+  cl_kernel kernel = clx_valid(source_kernel, clx_kind_kernel)
+                         ? clx_kernel_clone(source_kernel, &error)
+                         : NULL;
+  if (errcode_ret) *errcode_ret = kernel ? CL_SUCCESS : error;
+  return kernel;
 }
 
 cl_program CL_API_CALL clx_create_program_with_il(cl_context context,
@@ -320,18 +321,22 @@ cl_program CL_API_CALL clx_create_program_with_il(cl_context context,
   return NULL;
 }
 
+/* The device's clock is the host's (the one of profiling times). */
 cl_int CL_API_CALL clx_get_device_and_host_timer(cl_device_id device,
                                                  cl_ulong *device_timestamp,
                                                  cl_ulong *host_timestamp) {
-  (void)device_timestamp;
-  (void)host_timestamp;
-  return device_checked(device);
+  if (!clx_device_valid(device)) return CL_INVALID_DEVICE;
+  if (!device_timestamp || !host_timestamp) return CL_INVALID_VALUE;
+  *host_timestamp = *device_timestamp = clx_now_ns();
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clx_get_host_timer(cl_device_id device,
                                       cl_ulong *host_timestamp) {
-  (void)host_timestamp;
-  return device_checked(device);
+  if (!clx_device_valid(device)) return CL_INVALID_DEVICE;
+  if (!host_timestamp) return CL_INVALID_VALUE;
+  *host_timestamp = clx_now_ns();
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clx_set_default_device_command_queue(
@@ -363,7 +368,7 @@ cl_int CL_API_CALL clx_set_context_destructor_callback(
     cl_context context,
     void(CL_CALLBACK *pfn_notify)(cl_context context, void *user_data),
     void *user_data) {
-  (void)pfn_notify;
-  (void)user_data;
-  return context_checked(context);
+  if (!clx_valid(context, clx_kind_context)) return CL_INVALID_CONTEXT;
+  if (!pfn_notify) return CL_INVALID_VALUE;
+  return clx_context_add_destructor(context, pfn_notify, user_data);
 }

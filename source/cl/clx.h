@@ -180,6 +180,8 @@ typedef void(CL_CALLBACK *clx_context_notify)(const char *errinfo,
                                               const void *private_info,
                                               size_t cb, void *user_data);
 
+typedef struct clx_context_destructor clx_context_destructor;
+
 struct _cl_context {
   clx_object object;
   cl_uint num_devices;
@@ -188,13 +190,24 @@ struct _cl_context {
   size_t properties_size;            /* bytes, for CL_CONTEXT_PROPERTIES */
   clx_context_notify notify;
   void *notify_user_data;
+  /* clSetContextDestructorCallback's, the newest first. */
+  _Atomic(clx_context_destructor *) destructors;
 };
+
+/* Adds a function to call when the context is destroyed (newest first). */
+cl_int clx_context_add_destructor(cl_context context,
+                                  void(CL_CALLBACK *notify)(cl_context, void *),
+                                  void *user_data);
 
 bool clx_context_has_device(cl_context context, cl_device_id device);
 /* Calls the context's notification callback, if any. */
 void clx_context_report(cl_context context, const char *message);
 
 /* ---- Events (event.c) --------------------------------------------------- */
+
+/* Monotonic nanoseconds: the clock of profiling times (Mux duration
+ * queries) and of the device and host timers of clGetDeviceAndHostTimer. */
+cl_ulong clx_now_ns(void);
 
 typedef struct clx_event_callback clx_event_callback;
 
@@ -755,6 +768,8 @@ struct _cl_kernel {
  * the built-in kernel, or the compiled kernel specialized for that size,
  * built once per (program, kernel, local size). CL_OUT_OF_RESOURCES (with
  * the reason in the build log) for a kernel the compiler cannot do yet. */
+/* clCloneKernel: a kernel of the same program with the same arguments. */
+cl_kernel clx_kernel_clone(cl_kernel source, cl_int *error);
 /* clEnqueueNDRangeKernel's work-size rules (enqueue_kernel.c): fills
  * `local`, chosen by clmux when local_work_size is NULL. */
 cl_int clx_check_work_sizes(cl_device_id device, cl_kernel kernel,

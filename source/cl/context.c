@@ -5,8 +5,36 @@
 
 #include "clx.h"
 
+struct clx_context_destructor {
+  clx_context_destructor *next;
+  void(CL_CALLBACK *notify)(cl_context, void *);
+  void *user_data;
+};
+
+cl_int clx_context_add_destructor(cl_context context,
+                                  void(CL_CALLBACK *notify)(cl_context, void *),
+                                  void *user_data) {
+  clx_context_destructor *entry = malloc(sizeof *entry);
+  if (!entry) return CL_OUT_OF_HOST_MEMORY;
+  entry->notify = notify;
+  entry->user_data = user_data;
+  entry->next = atomic_load(&context->destructors);
+  while (!atomic_compare_exchange_weak(&context->destructors, &entry->next,
+                                       entry)) {
+  }
+  return CL_SUCCESS;
+}
+
 static void context_destroy(clx_object *object) {
   cl_context context = (cl_context)object;
+  /* In the reverse order of registration, before anything is freed. */
+  for (clx_context_destructor *entry = atomic_load(&context->destructors);
+       entry;) {
+    clx_context_destructor *next = entry->next;
+    entry->notify(context, entry->user_data);
+    free(entry);
+    entry = next;
+  }
   for (cl_uint i = 0; i < context->num_devices; i++) {
     clx_unhold(CLX_OBJ(context->devices[i]));
   }

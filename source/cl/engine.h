@@ -17,7 +17,4 @@ void clx_defer(void (*fn)(void *data), void *data);
  * a while. True if done(data) held. */
 bool clx_spin_until(bool (*done)(void *data), void *data);
 
-/* Monotonic nanoseconds, the clock of Mux duration queries. */
-cl_ulong clx_now_ns(void);
-
 #endif /* CLMUX_CL_ENGINE_H */

@@ -172,6 +172,37 @@ static cl_kernel kernel_at(cl_program program, size_t index, cl_int *error) {
   return kernel;
 }
 
+cl_kernel clx_kernel_clone(cl_kernel source, cl_int *error) {
+  cl_program program = source->program;
+  /* The source kernel keeps the program built: attaching cannot fail. */
+  if (!clx_program_attach_kernel(program)) {
+    *error = CL_INVALID_KERNEL;
+    return NULL;
+  }
+  cl_kernel kernel =
+      kernel_new(program, source->signature, source->compiled, error);
+  if (!kernel) {
+    detach(program);
+    return NULL;
+  }
+  pthread_mutex_lock(&source->lock);
+  for (cl_uint i = 0; i < kernel->num_args; i++) {
+    clx_kernel_arg *arg = &kernel->args[i];
+    unsigned char *value = arg->value;
+    *arg = source->args[i];
+    arg->value = value;
+    if (arg->set &&
+        arg->descriptor.type == mux_descriptor_info_type_plain_old_data) {
+      memcpy(value, source->args[i].value, kernel->arg_infos[i].value_size);
+      arg->descriptor.plain_old_data_descriptor.data = value;
+    }
+  }
+  pthread_mutex_unlock(&source->lock);
+  atomic_store(&kernel->static_local_size,
+               atomic_load(&source->static_local_size));
+  return kernel;
+}
+
 /* Both creators attach a guard first: while it is attached no build can
  * start, so the program's module stays put during the lookups. */
 cl_kernel CL_API_CALL clCreateKernel(cl_program program,

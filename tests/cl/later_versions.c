@@ -1,8 +1,9 @@
 /* The entry points of OpenCL 2.0 to 3.0 through the loader: none crashes
  * (ocl-icd calls a NULL dispatch slot unchecked). Buffers, images, samplers
- * and queues made from property lists work; the rest check their object
- * and answer CL_INVALID_OPERATION, as OpenCL 3.0 names for a device
- * without the feature. */
+ * and queues made from property lists, kernel clones, context destructor
+ * callbacks and the timers work; the rest check their object and answer
+ * CL_INVALID_OPERATION, as OpenCL 3.0 names for a device without the
+ * feature. */
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_2_2_APIS /* clSetProgramReleaseCallback */
 #include "cl_test.h"
@@ -139,8 +140,6 @@ static void test_unsupported(void) {
            clGetKernelSubGroupInfo(
                kernel, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
                sizeof local, &local, sizeof result, &result, NULL));
-  CHECK(clCloneKernel(kernel, &error) == NULL);
-  CHECK_CL(CL_INVALID_OPERATION, error);
   const char il[] = "not SPIR-V";
   CHECK(clCreateProgramWithIL(context, il, sizeof il, &error) == NULL);
   CHECK_CL(CL_INVALID_OPERATION, error);
@@ -151,10 +150,7 @@ static void test_unsupported(void) {
   CHECK_CL(CL_INVALID_MEM_OBJECT,
            clGetPipeInfo(buffer, CL_PIPE_MAX_PACKETS, sizeof packets, &packets,
                          NULL));
-  cl_ulong device_time = 0, host_time = 0;
-  CHECK_CL(CL_INVALID_OPERATION,
-           clGetDeviceAndHostTimer(device, &device_time, &host_time));
-  CHECK_CL(CL_INVALID_OPERATION, clGetHostTimer(device, &host_time));
+  cl_ulong host_time = 0;
   CHECK_CL(CL_INVALID_OPERATION,
            clSetDefaultDeviceCommandQueue(context, device, queue));
   CHECK_CL(CL_INVALID_OPERATION,
@@ -162,8 +158,6 @@ static void test_unsupported(void) {
   int value = 1;
   CHECK_CL(CL_INVALID_OPERATION, clSetProgramSpecializationConstant(
                                      program, 0, sizeof value, &value));
-  CHECK_CL(CL_INVALID_OPERATION,
-           clSetContextDestructorCallback(context, NULL, NULL));
 
   /* An object of another kind where one is checked (the loader passes any
    * clmux object on): the error names the kind expected. */
@@ -184,11 +178,111 @@ static void test_unsupported(void) {
   clReleaseCommandQueue(queue);
 }
 
+/* A clone runs with the arguments its source had when cloned, and keeps
+ * them when the source's change. */
+static void test_clone(void) {
+  static const char *source =
+      "kernel void put(global int *out, int value) {\n"
+      "  out[get_global_id(0)] = value;\n"
+      "}\n";
+  cl_program program = cl_test_build(context, device, source, "");
+  cl_int error = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "put", &error);
+  REQUIRE(error == CL_SUCCESS);
+  cl_mem first = clCreateBuffer(context, CL_MEM_READ_WRITE, 16, NULL, &error);
+  cl_mem second = clCreateBuffer(context, CL_MEM_READ_WRITE, 16, NULL, &error);
+  int value = 41;
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof first, &first));
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof value, &value));
+  cl_kernel clone = clCloneKernel(kernel, &error);
+  CHECK_CL_SUCCESS(error);
+  REQUIRE(clone != NULL && clone != kernel);
+  value = 7;
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof second, &second));
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof value, &value));
+  CHECK_CL_SUCCESS(clReleaseKernel(kernel)); /* the clone lives on alone */
+  cl_command_queue queue = cl_test_queue(context, device, 0);
+  size_t global = 4;
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, clone, 1, NULL, &global, NULL,
+                                          0, NULL, NULL));
+  int out[4] = {0};
+  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, first, CL_TRUE, 0, sizeof out,
+                                       out, 0, NULL, NULL));
+  CHECK(out[0] == 41 && out[3] == 41);
+  char name[16] = {0};
+  CHECK_CL_SUCCESS(
+      clGetKernelInfo(clone, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL));
+  CHECK(strcmp(name, "put") == 0);
+  CHECK(clCloneKernel((cl_kernel)queue, &error) == NULL);
+  CHECK_CL(CL_INVALID_KERNEL, error);
+  clReleaseKernel(clone);
+  clReleaseMemObject(first);
+  clReleaseMemObject(second);
+  clReleaseCommandQueue(queue);
+  clReleaseProgram(program);
+}
+
+static int order[4];
+static _Atomic int calls;
+
+static void CL_CALLBACK destroyed(cl_context destroyed_context, void *data) {
+  (void)destroyed_context;
+  if (calls < 4) order[calls] = (int)(intptr_t)data;
+  calls++;
+}
+
+/* Destructor callbacks run once the context goes, the newest first; the
+ * timers read one clock, that of profiling. */
+static void test_destructors_and_timers(void) {
+  cl_context doomed = cl_test_context(device);
+  for (int i = 1; i <= 3; i++) {
+    CHECK_CL_SUCCESS(
+        clSetContextDestructorCallback(doomed, destroyed, (void *)(intptr_t)i));
+  }
+  CHECK_CL(CL_INVALID_VALUE,
+           clSetContextDestructorCallback(doomed, NULL, NULL));
+  CHECK_CL(CL_INVALID_CONTEXT,
+           clSetContextDestructorCallback((cl_context)device, destroyed, NULL));
+  cl_command_queue queue = cl_test_queue(doomed, device, 0);
+  CHECK_CL_SUCCESS(clReleaseContext(doomed));
+  CHECK_INT(0, calls); /* the queue still holds it */
+  CHECK_CL_SUCCESS(clReleaseCommandQueue(queue));
+  /* The queue lets go of the context on clmux's callback thread. */
+  for (int wait = 0; calls < 3 && wait < 2000; wait++) usleep(1000);
+  CHECK_INT(3, calls);
+  CHECK(order[0] == 3 && order[1] == 2 && order[2] == 1);
+
+  cl_ulong device_time = 0, host_time = 0, later = 0;
+  CHECK_CL_SUCCESS(clGetDeviceAndHostTimer(device, &device_time, &host_time));
+  CHECK(device_time > 0 && host_time > 0);
+  CHECK_CL_SUCCESS(clGetHostTimer(device, &later));
+  CHECK(later >= host_time);
+  CHECK_CL(CL_INVALID_VALUE, clGetHostTimer(device, NULL));
+  CHECK_CL(CL_INVALID_VALUE, clGetDeviceAndHostTimer(device, NULL, &later));
+  CHECK_CL(CL_INVALID_DEVICE, clGetHostTimer((cl_device_id)context, &later));
+  /* The same clock as profiling times. */
+  cl_command_queue profiled =
+      cl_test_queue(context, device, CL_QUEUE_PROFILING_ENABLE);
+  cl_event marker = NULL;
+  CHECK_CL_SUCCESS(clGetHostTimer(device, &host_time));
+  CHECK_CL_SUCCESS(clEnqueueMarkerWithWaitList(profiled, 0, NULL, &marker));
+  CHECK_CL_SUCCESS(clWaitForEvents(1, &marker));
+  CHECK_CL_SUCCESS(clGetHostTimer(device, &later));
+  cl_ulong queued = 0;
+  CHECK_CL_SUCCESS(clGetEventProfilingInfo(marker, CL_PROFILING_COMMAND_QUEUED,
+                                           sizeof queued, &queued, NULL));
+  CHECK(queued >= host_time && queued <= later);
+  clReleaseEvent(marker);
+  clReleaseCommandQueue(profiled);
+}
+
 int main(void) {
   device = cl_test_device();
   context = cl_test_context(device);
   test_made_from_properties();
   test_unsupported();
+  test_clone();
+  test_destructors_and_timers();
   clReleaseContext(context);
   return check_finish();
 }
