@@ -47,15 +47,6 @@ static uint32_t core_of(cl_device_id device, uint32_t i) {
   return device->cores ? device->cores[i] : i;
 }
 
-/* The affinity levels this machine has (NUMA nodes or caches per core). */
-static cl_device_affinity_domain supported_domains(void) {
-  cl_device_affinity_domain domains = 0;
-  for (size_t i = 0; i < LEVELS; i++) {
-    if (muxCpuCoreDomain(0, levels[i].level) >= 0) domains |= levels[i].bit;
-  }
-  return domains ? domains | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE : 0;
-}
-
 /* A partition: `count` groups; group g has the device's cores (positions
  * in device order) group_of[i] == g. */
 typedef struct partition {
@@ -83,6 +74,25 @@ static uint32_t group_by_level(cl_device_id device, mux_cpu_domain_e level,
   }
   free(domain_of_group);
   return count;
+}
+
+/* The affinity levels that divide `device`: those with at least two
+ * domains among its cores. Only these are reported, so a level asked for
+ * always gives sub-devices (the CTS's buffers/buffer_migrate partitions by
+ * every level reported and wants each to work). */
+static cl_device_affinity_domain dividing_domains(cl_device_id device) {
+  uint32_t units = compute_units(device);
+  if (units < 2) return 0;
+  uint32_t *group_of = calloc(units, sizeof *group_of);
+  if (!group_of) return 0;
+  cl_device_affinity_domain domains = 0;
+  for (size_t i = 0; i < LEVELS; i++) {
+    if (group_by_level(device, levels[i].level, group_of) >= 2) {
+      domains |= levels[i].bit;
+    }
+  }
+  free(group_of);
+  return domains ? domains | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE : 0;
 }
 
 /* Length of the property list, 0 included; 0 when it is malformed. */
@@ -150,7 +160,7 @@ static cl_int plan(cl_device_id device,
     case CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN: {
       cl_device_affinity_domain asked =
           (cl_device_affinity_domain)properties[1];
-      if (!(asked & supported_domains()) || (asked & (asked - 1))) {
+      if (!(asked & dividing_domains(device)) || (asked & (asked - 1))) {
         return CL_INVALID_VALUE;
       }
       for (size_t i = 0; i < LEVELS; i++) {
@@ -284,12 +294,15 @@ cl_int clx_device_partition_info(cl_device_id device, cl_device_info param,
       if (compute_units(device) < 2) {
         return clx_info(&none, sizeof none, size, value, size_ret);
       }
-      return clx_info(supported_partitions, sizeof supported_partitions, size,
-                      value, size_ret);
+      /* By affinity only when some level divides the device. */
+      size_t count = sizeof supported_partitions / sizeof *supported_partitions;
+      if (!dividing_domains(device)) count--;
+      return clx_info(supported_partitions,
+                      count * sizeof *supported_partitions, size, value,
+                      size_ret);
     }
     case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: {
-      cl_device_affinity_domain domains =
-          compute_units(device) > 1 ? supported_domains() : 0;
+      cl_device_affinity_domain domains = dividing_domains(device);
       return clx_info(&domains, sizeof domains, size, value, size_ret);
     }
     case CL_DEVICE_PARTITION_TYPE:

@@ -368,14 +368,23 @@ int main(void) {
   CHECK_CL_SUCCESS(clReleaseDevice(halves[1]));
   CHECK(workers_back_to(root_workers));
 
-  /* BY_AFFINITY_DOMAIN NEXT_PARTITIONABLE: a split, or the machine has a
-   * single domain at every level. */
-  const cl_device_partition_property next[] = {
-      CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
-      CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, 0};
-  cl_int error = clCreateSubDevices(root, next, 64, subs, &count);
-  CHECK(error == CL_SUCCESS || error == CL_DEVICE_PARTITION_FAILED);
-  if (error == CL_SUCCESS) {
+  /* BY_AFFINITY_DOMAIN: every level reported divides the device (as the
+   * CTS's buffers/buffer_migrate wants), and one not reported is refused. */
+  cl_device_affinity_domain domains = 0;
+  CHECK_CL_SUCCESS(clGetDeviceInfo(root, CL_DEVICE_PARTITION_AFFINITY_DOMAIN,
+                                   sizeof domains, &domains, NULL));
+  for (cl_device_affinity_domain level = CL_DEVICE_AFFINITY_DOMAIN_NUMA;
+       level <= CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE; level <<= 1) {
+    const cl_device_partition_property by_level[] = {
+        CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+        (cl_device_partition_property)level, 0};
+    cl_int error = clCreateSubDevices(root, by_level, 64, subs, &count);
+    if (!(domains & level)) {
+      CHECK_CL(CL_INVALID_VALUE, error);
+      continue;
+    }
+    CHECK_CL_SUCCESS(error);
+    if (error != CL_SUCCESS) continue;
     CHECK(count >= 2);
     cl_uint total = 0;
     for (cl_uint i = 0; i < count; i++) total += compute_units(subs[i]);
