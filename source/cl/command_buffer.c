@@ -20,23 +20,12 @@ static const cl_command_queue_properties supported_queue_properties =
 
 /* ---- Recording ----------------------------------------------------------- */
 
-static bool finalized(cl_command_buffer_khr command_buffer) {
-  pthread_mutex_lock(&command_buffer->lock);
-  bool done = command_buffer->finalized;
-  pthread_mutex_unlock(&command_buffer->lock);
-  return done;
-}
-
-/* Each sync point must be one this command buffer handed out. */
-static cl_int check_sync_points(cl_command_buffer_khr command_buffer,
-                                cl_uint count,
+/* Each sync point must be one of the `issued` this buffer handed out. */
+static cl_int check_sync_points(cl_uint issued, cl_uint count,
                                 const cl_sync_point_khr *sync_points) {
   if ((count == 0) != (sync_points == NULL)) {
     return CL_INVALID_SYNC_POINT_WAIT_LIST_KHR;
   }
-  pthread_mutex_lock(&command_buffer->lock);
-  cl_uint issued = command_buffer->sync_points;
-  pthread_mutex_unlock(&command_buffer->lock);
   for (cl_uint i = 0; i < count; i++) {
     if (sync_points[i] == 0 || sync_points[i] > issued) {
       return CL_INVALID_SYNC_POINT_WAIT_LIST_KHR;
@@ -59,8 +48,12 @@ cl_int clx_recording_destination(cl_command_buffer_khr command_buffer,
   /* Without cl_khr_command_buffer_multi_device the queue is the one given
    * at creation, so the parameter must be NULL. */
   if (command_queue) return CL_INVALID_COMMAND_QUEUE;
-  if (finalized(command_buffer)) return CL_INVALID_OPERATION;
-  cl_int error = check_sync_points(command_buffer, num_sync_points_in_wait_list,
+  pthread_mutex_lock(&command_buffer->lock);
+  bool done = command_buffer->finalized;
+  cl_uint issued = command_buffer->sync_points;
+  pthread_mutex_unlock(&command_buffer->lock);
+  if (done) return CL_INVALID_OPERATION;
+  cl_int error = check_sync_points(issued, num_sync_points_in_wait_list,
                                    sync_point_wait_list);
   if (error != CL_SUCCESS) return error;
   /* No command property and no mutable command exists without

@@ -274,9 +274,10 @@ static cl_int enqueue_ndrange(const clx_destination *to, cl_kernel kernel,
     return CL_INVALID_PROGRAM_EXECUTABLE;
   }
   cl_int error = check_args(kernel, queue->device);
-  /* Arguments an update will set may wait until then. */
-  bool deferred =
-      mutable && (mutable->updatable & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR);
+  /* Arguments an update will set may wait until then: only a command with
+   * a handle can be updated. */
+  bool deferred = mutable && mutable->handle &&
+                  (mutable->updatable & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR);
   if (error == CL_INVALID_KERNEL_ARGS && !deferred) return error;
   size_t local[3];
   cl_int size_error =

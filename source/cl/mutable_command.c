@@ -113,12 +113,7 @@ cl_mutable_command_khr clx_mutable_new(
   }
   if (!command->descriptors || !command->set || !command->values ||
       !command->value_offsets || (properties_length && !command->properties)) {
-    free(command->descriptors);
-    free(command->set);
-    free(command->values);
-    free(command->value_offsets);
-    free(command->properties);
-    free(command);
+    mutable_destroy(CLX_OBJ(command));
     return NULL;
   }
   clx_object_init(CLX_OBJ(command), clx_kind_mutable_command, mutable_destroy);

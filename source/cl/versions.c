@@ -49,7 +49,8 @@ cl_int clx_extensions_info(bool with_version, size_t param_value_size,
     return clx_info(list, sizeof list, param_value_size, param_value,
                     param_value_size_ret);
   }
-  char names[1024] = "";
+  /* Every name fits CL_NAME_VERSION_MAX_NAME_SIZE_KHR with its space. */
+  char names[extension_count * CL_NAME_VERSION_MAX_NAME_SIZE_KHR] = "";
   size_t used = 0;
   for (size_t i = 0; i < extension_count; i++) {
     used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",

@@ -307,6 +307,10 @@ static void test_deferred(void) {
   CHECK_CL(CL_INVALID_KERNEL_ARGS,
            khr.ndrange(cb, NULL, no_args, fresh, 1, NULL, &global, &local, 0,
                        NULL, NULL, &command));
+  /* Without a handle no update can set them either. */
+  CHECK_CL(CL_INVALID_KERNEL_ARGS,
+           khr.ndrange(cb, NULL, NULL, fresh, 1, NULL, &global, &local, 0, NULL,
+                       NULL, NULL));
   CHECK_CL_SUCCESS(khr.ndrange(cb, NULL, NULL, fresh, 1, NULL, &global, &local,
                                0, NULL, NULL, &command));
   CHECK_CL_SUCCESS(khr.finalize(cb));
