@@ -18,9 +18,9 @@ static cl_int CL_API_CALL get_platform_ids(cl_uint num_entries,
   return clGetPlatformIDs(num_entries, platforms, num_platforms);
 }
 
-/* The ICD's own functions and cl_khr_command_buffer's. ocl-icd also asks
- * for clGetPlatformInfo this way (the library exports no core entry point)
- * and ignores the ICD if it gets NULL. */
+/* The ICD's own functions, cl_khr_il_program's and cl_khr_command_buffer's.
+ * ocl-icd also asks for clGetPlatformInfo this way (the library exports no core
+ * entry point) and ignores the ICD if it gets NULL. */
 void *CL_API_CALL clx_icd_extension_function(const char *func_name) {
   if (!func_name) return NULL;
   if (strcmp(func_name, "clIcdGetPlatformIDsKHR") == 0) {
@@ -28,6 +28,9 @@ void *CL_API_CALL clx_icd_extension_function(const char *func_name) {
   }
   if (strcmp(func_name, "clGetPlatformInfo") == 0) {
     return (void *)clGetPlatformInfo;
+  }
+  if (strcmp(func_name, "clCreateProgramWithILKHR") == 0) {
+    return clx_il_supported() ? (void *)clx_create_program_with_il : NULL;
   }
   return clx_command_buffer_function(func_name);
 }

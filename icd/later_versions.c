@@ -312,15 +312,6 @@ cl_kernel CL_API_CALL clx_clone_kernel(cl_kernel source_kernel,
   return kernel;
 }
 
-cl_program CL_API_CALL clx_create_program_with_il(cl_context context,
-                                                  const void *il, size_t length,
-                                                  cl_int *errcode_ret) {
-  (void)il;
-  (void)length;
-  fail(errcode_ret, context_checked(context));
-  return NULL;
-}
-
 /* The device's clock is the host's (the one of profiling times). */
 cl_int CL_API_CALL clx_get_device_and_host_timer(cl_device_id device,
                                                  cl_ulong *device_timestamp,
@@ -352,15 +343,6 @@ cl_int CL_API_CALL clx_set_program_release_callback(
     void *user_data) {
   (void)pfn_notify;
   (void)user_data;
-  return program_checked(program);
-}
-
-cl_int CL_API_CALL clx_set_program_specialization_constant(
-    cl_program program, cl_uint spec_id, size_t spec_size,
-    const void *spec_value) {
-  (void)spec_id;
-  (void)spec_size;
-  (void)spec_value;
   return program_checked(program);
 }
 

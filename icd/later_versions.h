@@ -22,9 +22,6 @@ cl_mem CL_API_CALL clx_create_pipe(cl_context context, cl_mem_flags flags,
                                    cl_uint packet_size, cl_uint max_packets,
                                    const cl_pipe_properties *properties,
                                    cl_int *errcode_ret);
-cl_program CL_API_CALL clx_create_program_with_il(cl_context context,
-                                                  const void *il, size_t length,
-                                                  cl_int *errcode_ret);
 cl_sampler CL_API_CALL clx_create_sampler_with_properties(
     cl_context context, const cl_sampler_properties *properties,
     cl_int *errcode_ret);
@@ -91,9 +88,6 @@ cl_int CL_API_CALL clx_set_program_release_callback(
     cl_program program,
     void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data),
     void *user_data);
-cl_int CL_API_CALL clx_set_program_specialization_constant(
-    cl_program program, cl_uint spec_id, size_t spec_size,
-    const void *spec_value);
 void *CL_API_CALL clx_svm_alloc(cl_context context, cl_svm_mem_flags flags,
                                 size_t size, cl_uint alignment);
 void CL_API_CALL clx_svm_free(cl_context context, void *svm_pointer);

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "frontend.h"       /* cc_header */
+#include "spirv.h"          /* cc_spirv_value */
 #include "work_group_abi.h" /* cpu_bounds_record */
 
 typedef struct cc_module cc_module;
@@ -58,6 +59,17 @@ cc_module *cc_module_compile(const char *source, size_t length,
                              const char *options, const cc_header *headers,
                              size_t num_headers, char **log,
                              cc_module_result *out);
+
+/* Compiles a SPIR-V module that passed cc_spirv_check, its
+ * specialization constants set to `values` (the others keep their
+ * defaults), into a new CC_MODULE_OBJECT, or NULL. Options as for
+ * cc_module_compile (those of the preprocessor do nothing). Log and result
+ * as for cc_module_compile; a module the translator refuses is
+ * CC_MODULE_COMPILE_FAILED with its reasons in the log. */
+cc_module *cc_module_compile_spirv(const void *il, size_t length,
+                                   const cc_spirv_value *values, size_t count,
+                                   const char *options, char **log,
+                                   cc_module_result *out);
 
 /* Links `count` objects and libraries (none changed) into a new module
  * (clLinkProgram): a CC_MODULE_LIBRARY with -create-library, else a

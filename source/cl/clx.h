@@ -159,6 +159,10 @@ struct _cl_device_id {
 
 /* The extensions (versions.c), every device's and the platform's: names
  * separated by spaces, or with cl_khr_extended_versioning's versions. */
+/* CL_DEVICE_IL_VERSION_KHR (with_version false) and
+ * CL_DEVICE_ILS_WITH_VERSION_KHR. */
+cl_int clx_ils_info(bool with_version, size_t param_value_size,
+                    void *param_value, size_t *param_value_size_ret);
 cl_int clx_extensions_info(bool with_version, size_t param_value_size,
                            void *param_value, size_t *param_value_size_ret);
 /* The built-in kernels `names` ("a;b;c") as a string or with versions. */
@@ -497,6 +501,17 @@ cl_int clx_recording_abort(clx_enqueue *enqueue, cl_int error);
 /* The extension's entry point called `name`, or NULL. */
 void *clx_command_buffer_function(const char *name);
 
+/* clCreateProgramWithIL (and cl_khr_il_program's ...KHR form) and
+ * clSetProgramSpecializationConstant (program_il.c). */
+cl_program CL_API_CALL clx_create_program_with_il(cl_context context,
+                                                  const void *il, size_t length,
+                                                  cl_int *errcode_ret);
+cl_int CL_API_CALL clx_set_program_specialization_constant(
+    cl_program program, cl_uint spec_id, size_t spec_size,
+    const void *spec_value);
+/* Whether the device reads SPIR-V (the translator can be run). */
+bool clx_il_supported(void);
+
 /* The entry points that sit beside their clEnqueue* forms. */
 cl_int CL_API_CALL clx_command_copy_buffer(
     cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
@@ -635,6 +650,8 @@ void clx_free_signatures(clx_kernel_signature *signatures, int count);
 /* The compiler module (compiler/module/module.h): files that call it
  * include that header; the rest only pass the pointer along. */
 typedef struct cc_module cc_module;
+typedef struct cc_spirv_constant cc_spirv_constant;
+typedef struct cc_spirv_value cc_spirv_value;
 typedef struct cc_module_kernel cc_module_kernel;
 
 /* One kernel specialized for one local size (kernel_specialize.c): a Mux
@@ -648,6 +665,12 @@ struct _cl_program {
   cl_device_id *devices;
   char *source;       /* clCreateProgramWithSource, else NULL */
   bool from_binary;   /* clCreateProgramWithBinary */
+  /* clCreateProgramWithIL: the SPIR-V as given, and its specialization
+   * constants (from the words, so fixed). */
+  uint8_t *il;
+  size_t il_size;
+  cc_spirv_constant *spec_constants;
+  size_t num_spec_constants;
   char *kernel_names; /* built-in programs: "a;b" as given */
   clx_kernel_signature *signatures; /* built-in programs */
   int num_signatures;
@@ -661,6 +684,9 @@ struct _cl_program {
   cl_uint num_built_for;
   char *build_options;
   char *build_log;
+  /* clSetProgramSpecializationConstant's values, for the next build. */
+  cc_spirv_value *spec_values;
+  size_t num_spec_values;
   cc_module *module; /* compiled object, library or executable, or NULL */
   uint8_t *binary;   /* cc_module_serialize of `module`, made on request */
   size_t binary_size;

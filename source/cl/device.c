@@ -181,9 +181,10 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
     case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR:
       UINT(CL_MAKE_VERSION_KHR(1, 2, 0));
       break;
-    case CL_DEVICE_ILS_WITH_VERSION_KHR: /* no intermediate language yet */
-      size = 0;
-      break;
+    case CL_DEVICE_IL_VERSION_KHR: /* = CL_DEVICE_IL_VERSION (2.1) */
+    case CL_DEVICE_ILS_WITH_VERSION_KHR:
+      return clx_ils_info(param_name == CL_DEVICE_ILS_WITH_VERSION_KHR,
+                          param_value_size, param_value, param_value_size_ret);
     case CL_DEVICE_AVAILABLE:
       BOOL(true);
       break;

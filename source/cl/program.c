@@ -48,6 +48,9 @@ static void program_destroy(clx_object *object) {
   free(program->devices);
   free(program->built_for);
   free(program->source);
+  free(program->il);
+  free(program->spec_constants);
+  free(program->spec_values);
   free(program->kernel_names);
   clx_free_signatures(program->signatures, program->num_signatures);
   free(program->build_options);
@@ -529,6 +532,9 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program,
       return clx_info_string(program->source ? program->source : "",
                              param_value_size, param_value,
                              param_value_size_ret);
+    case CL_PROGRAM_IL_KHR: /* = CL_PROGRAM_IL (2.1); none: size 0 */
+      return clx_info(program->il, program->il_size, param_value_size,
+                      param_value, param_value_size_ret);
     case CL_PROGRAM_BINARY_SIZES:
     case CL_PROGRAM_BINARIES:
     case CL_PROGRAM_NUM_KERNELS:

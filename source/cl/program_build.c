@@ -28,6 +28,8 @@ typedef struct build_job {
   cl_program *inputs; /* link: held, each counted as a user of ... */
   cc_module **input_modules; /* ... its module as clLinkProgram found it */
   cl_uint num_inputs;
+  cc_spirv_value *spec_values; /* IL: the values set when it started */
+  size_t num_spec_values;
   program_notify notify;
   void *user_data;
 } build_job;
@@ -53,6 +55,7 @@ static void job_free(build_job *job) {
     free((char *)job->headers[i].text);
   }
   free(job->headers);
+  free(job->spec_values);
   free(job->options);
   free(job);
 }
@@ -68,7 +71,19 @@ static build_job *job_new(job_kind kind, cl_program program,
   job->user_data = user_data;
   job->program = program;
   clx_hold(CLX_OBJ(program));
-  if (!job->options) {
+  bool values_copied = true;
+  if (program->il) {
+    pthread_mutex_lock(&program->lock);
+    size_t size = program->num_spec_values * sizeof *job->spec_values;
+    job->spec_values = size ? malloc(size) : NULL;
+    values_copied = !size || job->spec_values;
+    if (job->spec_values) {
+      memcpy(job->spec_values, program->spec_values, size);
+      job->num_spec_values = program->num_spec_values;
+    }
+    pthread_mutex_unlock(&program->lock);
+  }
+  if (!job->options || !values_copied) {
     job_free(job);
     return NULL;
   }
@@ -126,15 +141,27 @@ static cc_module *link_and_finalize(cc_module *const *inputs, size_t count,
   return linked;
 }
 
-/* clBuildProgram: source -> object -> executable, or a loaded binary ->
- * executable by its kind. */
+/* clCompileProgram's object, from source or SPIR-V. */
+static cc_module *compile_object(build_job *job, char **log,
+                                 cc_module_result *result) {
+  cl_program program = job->program;
+  if (program->il) {
+    return cc_module_compile_spirv(program->il, program->il_size,
+                                   job->spec_values, job->num_spec_values,
+                                   job->options, log, result);
+  }
+  return cc_module_compile(program->source, strlen(program->source),
+                           job->options, job->headers, job->num_headers, log,
+                           result);
+}
+
+/* clBuildProgram: source or SPIR-V -> object -> executable, or a loaded
+ * binary -> executable by its kind. */
 static cc_module *run_build(build_job *job, char **log,
                             cc_module_result *result) {
   cl_program program = job->program;
-  if (program->source) {
-    cc_module *object = cc_module_compile(program->source,
-                                          strlen(program->source),
-                                          job->options, NULL, 0, log, result);
+  if (program->source || program->il) {
+    cc_module *object = compile_object(job, log, result);
     if (!object) return NULL;
     cc_module *linked = link_and_finalize(&object, 1, NULL, log, result);
     cc_module_destroy(object);
@@ -177,10 +204,7 @@ static cl_int run_job(build_job *job) {
       module = run_build(job, &log, &result);
       break;
     case job_compile:
-      module = cc_module_compile(job->program->source,
-                                 strlen(job->program->source), job->options,
-                                 job->headers, job->num_headers, &log,
-                                 &result);
+      module = compile_object(job, &log, &result);
       break;
     case job_link:
       module = link_and_finalize(job->input_modules, job->num_inputs,
@@ -268,7 +292,8 @@ static cl_int check_options(cl_program program, const char *options,
   }
   char *log = join_logs(message, copy_string("\n"));
   char *given = copy_string(options ? options : "");
-  clx_program_set_build(program, program->source ? NULL : program->module,
+  bool compiles = program->source || program->il;
+  clx_program_set_build(program, compiles ? NULL : program->module,
                         CL_BUILD_ERROR, given, log);
   return error;
 }
@@ -281,8 +306,10 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
   cl_int error = clx_check_build_devices(program, num_devices, device_list);
   if (error != CL_SUCCESS) return error;
   if (!pfn_notify && user_data) return CL_INVALID_VALUE;
-  /* OpenCL 1.2: only source and binary programs can be built. */
-  if (!program->source && !program->from_binary) return CL_INVALID_OPERATION;
+  /* Built-in kernel programs need no build. */
+  if (!program->source && !program->il && !program->from_binary) {
+    return CL_INVALID_OPERATION;
+  }
   error = begin_build(program, num_devices, device_list);
   if (error != CL_SUCCESS) return error;
   error = check_options(program, options, CL_INVALID_BUILD_OPTIONS);
@@ -335,7 +362,7 @@ cl_int CL_API_CALL clCompileProgram(
     if (!header_include_names[i]) return CL_INVALID_VALUE;
   }
   if (!pfn_notify && user_data) return CL_INVALID_VALUE;
-  if (!program->source) return CL_INVALID_OPERATION;
+  if (!program->source && !program->il) return CL_INVALID_OPERATION;
   error = begin_build(program, num_devices, device_list);
   if (error != CL_SUCCESS) return error;
   error = check_options(program, options, CL_INVALID_COMPILER_OPTIONS);

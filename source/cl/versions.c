@@ -8,31 +8,37 @@
 #include <string.h>
 
 #include "clx.h"
+#include "spirv.h"
 
 typedef struct extension {
   const char *name;
   cl_version_khr version;
+  bool (*present)(void); /* NULL: always */
 } extension;
 
 /* The five that OpenCL C 1.2 requires come from the builtin library
  * (atomics) and the target (byte stores); doubles, 64-bit atom_* and 3D
  * image writes from the library's forms; the front-end enables exactly the
- * language ones. The command-buffer versions are those of the API
+ * language ones. SPIR-V needs its translator (program_il.c). The
+ * command-buffer versions are those of the API
  * implemented (command_buffer.c, mutable_command.c). */
 static const extension extensions[] = {
-    {"cl_khr_icd", CL_MAKE_VERSION_KHR(1, 0, 0)},
-    {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION_KHR(1, 0, 0)},
-    {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION_KHR(1, 0, 0)},
-    {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION_KHR(1, 0, 0)},
-    {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION_KHR(1, 0, 0)},
-    {"cl_khr_byte_addressable_store", CL_MAKE_VERSION_KHR(1, 0, 0)},
-    {"cl_khr_fp64", CL_MAKE_VERSION_KHR(1, 0, 0)},
-    {"cl_khr_int64_base_atomics", CL_MAKE_VERSION_KHR(1, 0, 0)},
-    {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION_KHR(1, 0, 0)},
-    {"cl_khr_3d_image_writes", CL_MAKE_VERSION_KHR(1, 0, 0)},
-    {"cl_khr_extended_versioning", CL_MAKE_VERSION_KHR(1, 0, 0)},
-    {"cl_khr_command_buffer", CL_MAKE_VERSION_KHR(0, 9, 8)},
-    {"cl_khr_command_buffer_mutable_dispatch", CL_MAKE_VERSION_KHR(0, 9, 5)},
+    {"cl_khr_icd", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION_KHR(1, 0, 0),
+     NULL},
+    {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    {"cl_khr_byte_addressable_store", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    {"cl_khr_fp64", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    {"cl_khr_int64_base_atomics", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    {"cl_khr_3d_image_writes", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    {"cl_khr_extended_versioning", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    {"cl_khr_il_program", CL_MAKE_VERSION_KHR(1, 0, 0), clx_il_supported},
+    {"cl_khr_command_buffer", CL_MAKE_VERSION_KHR(0, 9, 8), NULL},
+    {"cl_khr_command_buffer_mutable_dispatch", CL_MAKE_VERSION_KHR(0, 9, 5),
+     NULL},
 };
 
 enum { extension_count = sizeof extensions / sizeof extensions[0] };
@@ -42,19 +48,24 @@ cl_int clx_extensions_info(bool with_version, size_t param_value_size,
   if (with_version) {
     cl_name_version_khr list[extension_count];
     memset(list, 0, sizeof list);
+    size_t count = 0;
     for (size_t i = 0; i < extension_count; i++) {
-      list[i].version = extensions[i].version;
-      snprintf(list[i].name, sizeof list[i].name, "%s", extensions[i].name);
+      if (extensions[i].present && !extensions[i].present()) continue;
+      list[count].version = extensions[i].version;
+      snprintf(list[count].name, sizeof list[count].name, "%s",
+               extensions[i].name);
+      count++;
     }
-    return clx_info(list, sizeof list, param_value_size, param_value,
+    return clx_info(list, count * sizeof *list, param_value_size, param_value,
                     param_value_size_ret);
   }
   /* Every name fits CL_NAME_VERSION_MAX_NAME_SIZE_KHR with its space. */
   char names[extension_count * CL_NAME_VERSION_MAX_NAME_SIZE_KHR] = "";
   size_t used = 0;
   for (size_t i = 0; i < extension_count; i++) {
+    if (extensions[i].present && !extensions[i].present()) continue;
     used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
-                             i ? " " : "", extensions[i].name);
+                             used ? " " : "", extensions[i].name);
   }
   return clx_info_string(names, param_value_size, param_value,
                          param_value_size_ret);
@@ -85,4 +96,28 @@ cl_int clx_built_in_kernels_info(const char *names, bool with_version,
                           param_value, param_value_size_ret);
   free(list);
   return error;
+}
+
+/* SPIR-V 1.0 to the newest the translator reads (compiler/spirv). */
+cl_int clx_ils_info(bool with_version, size_t param_value_size,
+                    void *param_value, size_t *param_value_size_ret) {
+  unsigned count = clx_il_supported() ? CC_SPIRV_MAX_MINOR + 1 : 0;
+  if (with_version) {
+    cl_name_version_khr list[CC_SPIRV_MAX_MINOR + 1];
+    memset(list, 0, sizeof list);
+    for (unsigned minor = 0; minor < count; minor++) {
+      list[minor].version = CL_MAKE_VERSION_KHR(1, minor, 0);
+      snprintf(list[minor].name, sizeof list[minor].name, "SPIR-V");
+    }
+    return clx_info(list, count * sizeof *list, param_value_size, param_value,
+                    param_value_size_ret);
+  }
+  char names[(CC_SPIRV_MAX_MINOR + 1) * 12] = "";
+  size_t used = 0;
+  for (unsigned minor = 0; minor < count; minor++) {
+    used += (size_t)snprintf(names + used, sizeof names - used, "%sSPIR-V_1.%u",
+                             minor ? " " : "", minor);
+  }
+  return clx_info_string(names, param_value_size, param_value,
+                         param_value_size_ret);
 }

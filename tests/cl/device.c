@@ -399,9 +399,19 @@ static void check_extended_versioning(cl_platform_id platform) {
                                    CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION_KHR,
                                    sizeof list, list, &size));
   CHECK(size > 0 && same_names(names, list, size / sizeof list[0]));
-  CHECK_CL_SUCCESS(
-      clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION_KHR, 0, NULL, &size));
-  CHECK_INT(0, size);
+  /* The SPIR-V versions (cl_il_program checks them) as in the string. */
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION_KHR,
+                                   sizeof names, names, NULL));
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION_KHR,
+                                   sizeof list, list, &size));
+  CHECK(size > 0);
+  for (size_t i = 0; i < size / sizeof list[0]; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "SPIR-V_%u.%u",
+             CL_VERSION_MAJOR_KHR(list[i].version),
+             CL_VERSION_MINOR_KHR(list[i].version));
+    CHECK(strcmp(list[i].name, "SPIR-V") == 0 && strstr(names, name));
+  }
 }
 
 static void check_info_errors(void) {

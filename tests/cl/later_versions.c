@@ -1,7 +1,8 @@
 /* The entry points of OpenCL 2.0 to 3.0 through the loader: none crashes
  * (ocl-icd calls a NULL dispatch slot unchecked). Buffers, images, samplers
  * and queues made from property lists, kernel clones, context destructor
- * callbacks and the timers work; the rest check their object and answer
+ * callbacks and the timers work (SPIR-V programs: cl_il_program); the rest
+ * check their object and answer
  * CL_INVALID_OPERATION, as OpenCL 3.0 names for a device without the
  * feature. */
 #define CL_TARGET_OPENCL_VERSION 300
@@ -140,9 +141,9 @@ static void test_unsupported(void) {
            clGetKernelSubGroupInfo(
                kernel, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
                sizeof local, &local, sizeof result, &result, NULL));
-  const char il[] = "not SPIR-V";
+  const char il[] = "not SPIR-V"; /* cl_il_program tests SPIR-V */
   CHECK(clCreateProgramWithIL(context, il, sizeof il, &error) == NULL);
-  CHECK_CL(CL_INVALID_OPERATION, error);
+  CHECK_CL(CL_INVALID_VALUE, error);
   CHECK(clCreatePipe(context, CL_MEM_READ_WRITE, 4, 16, NULL, &error) == NULL);
   CHECK_CL(CL_INVALID_OPERATION, error);
   cl_uint packets = 0;
@@ -155,9 +156,9 @@ static void test_unsupported(void) {
            clSetDefaultDeviceCommandQueue(context, device, queue));
   CHECK_CL(CL_INVALID_OPERATION,
            clSetProgramReleaseCallback(program, NULL, NULL));
-  int value = 1;
-  CHECK_CL(CL_INVALID_OPERATION, clSetProgramSpecializationConstant(
-                                     program, 0, sizeof value, &value));
+  int value = 1; /* a program not made from SPIR-V */
+  CHECK_CL(CL_INVALID_PROGRAM, clSetProgramSpecializationConstant(
+                                   program, 0, sizeof value, &value));
 
   /* An object of another kind where one is checked (the loader passes any
    * clmux object on): the error names the kind expected. */

@@ -1,0 +1,645 @@
+/* Programs from SPIR-V (clCreateProgramWithIL, cl_khr_il_program) through
+ * the loader. The modules are made at build time (tests/cl/meson.build):
+ * kernels.spv and linkage.spv from OpenCL C by clang-15 and llvm-spirv-15,
+ * spec_constants.spv from SPIR-V assembly by spirv-as. Usage:
+ * cl_il_program DIR (the folder holding them). */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cl_test.h"
+
+static cl_device_id device;
+static cl_context context;
+static cl_command_queue queue;
+
+typedef struct module {
+  unsigned char *bytes;
+  size_t size;
+} module;
+
+static module read_path(const char *path) {
+  FILE *file = fopen(path, "rb");
+  if (!file) fprintf(stderr, "cannot open %s\n", path);
+  REQUIRE(file != NULL);
+  fseek(file, 0, SEEK_END);
+  module m = {NULL, (size_t)ftell(file)};
+  rewind(file);
+  m.bytes = malloc(m.size);
+  REQUIRE(m.bytes && fread(m.bytes, 1, m.size, file) == m.size);
+  fclose(file);
+  return m;
+}
+
+static module read_module(const char *dir, const char *name) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return read_path(path);
+}
+
+static cl_program from_il(module m) {
+  cl_int error = CL_SUCCESS;
+  cl_program program = clCreateProgramWithIL(context, m.bytes, m.size, &error);
+  REQUIRE(error == CL_SUCCESS && program != NULL);
+  return program;
+}
+
+static void build(cl_program program, const char *options) {
+  cl_int error = clBuildProgram(program, 1, &device, options, NULL, NULL);
+  if (error != CL_SUCCESS) {
+    char *log = cl_test_build_log(program, device);
+    fprintf(stderr, "build failed (%d):\n%s\n", error, log);
+    free(log);
+  }
+  REQUIRE(error == CL_SUCCESS);
+}
+
+static cl_mem buffer(size_t size, const void *data) {
+  cl_int error = CL_SUCCESS;
+  cl_mem mem = clCreateBuffer(
+      context, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0), size,
+      (void *)data, &error);
+  REQUIRE(error == CL_SUCCESS);
+  return mem;
+}
+
+static void read_back(cl_mem mem, size_t size, void *data) {
+  CHECK_CL_SUCCESS(
+      clEnqueueReadBuffer(queue, mem, CL_TRUE, 0, size, data, 0, NULL, NULL));
+}
+
+static void run(cl_kernel kernel, cl_uint dims, const size_t *global,
+                const size_t *local) {
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, dims, NULL, global,
+                                          local, 0, NULL, NULL));
+}
+
+static cl_kernel kernel_of(cl_program program, const char *name) {
+  cl_int error = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, name, &error);
+  REQUIRE(error == CL_SUCCESS);
+  return kernel;
+}
+
+/* ---- The device says what it reads ------------------------------------ */
+
+static void test_queries(void) {
+  char versions[256] = "";
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION,
+                                   sizeof versions, versions, NULL));
+  CHECK(strcmp(versions, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3") == 0);
+  cl_name_version ils[8];
+  size_t size = 0;
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION,
+                                   sizeof ils, ils, &size));
+  CHECK_INT(4 * sizeof *ils, size);
+  CHECK(strcmp(ils[3].name, "SPIR-V") == 0 &&
+        ils[3].version == CL_MAKE_VERSION(1, 3, 0));
+  char extensions[4096] = "";
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS,
+                                   sizeof extensions, extensions, NULL));
+  CHECK(strstr(extensions, "cl_khr_il_program") != NULL);
+  cl_platform_id platform = cl_test_platform();
+  CHECK(clGetExtensionFunctionAddressForPlatform(
+            platform, "clCreateProgramWithILKHR") != NULL);
+}
+
+/* ---- OpenCL C compiled to SPIR-V runs --------------------------------- */
+
+static void test_scaled(cl_program program) {
+  cl_kernel kernel = kernel_of(program, "scaled");
+  enum { n = 1000 };
+  float in[n], out[n];
+  for (int i = 0; i < n; i++) in[i] = (float)i * 0.5f;
+  cl_mem a = buffer(sizeof in, in), b = buffer(sizeof out, NULL);
+  struct {
+    cl_int scale;
+    cl_float offset;
+  } params = {3, 0.25f};
+  clSetKernelArg(kernel, 0, sizeof a, &a);
+  clSetKernelArg(kernel, 1, sizeof b, &b);
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof params, &params));
+  size_t global = n;
+  run(kernel, 1, &global, NULL);
+  read_back(b, sizeof out, out);
+  int wrong = 0;
+  for (int i = 0; i < n; i++) wrong += out[i] != in[i] * 3 + 0.25f;
+  CHECK_INT(0, wrong);
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseKernel(kernel);
+}
+
+static void test_group_sum(cl_program program) {
+  cl_kernel kernel = kernel_of(program, "group_sum");
+  enum { n = 1024, group = 64 };
+  cl_int in[n], out[n / group];
+  for (int i = 0; i < n; i++) in[i] = i % 37;
+  cl_mem a = buffer(sizeof in, in), b = buffer(sizeof out, NULL);
+  clSetKernelArg(kernel, 0, sizeof a, &a);
+  clSetKernelArg(kernel, 1, sizeof b, &b);
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, group * sizeof(cl_int), NULL));
+  size_t global = n, local = group;
+  run(kernel, 1, &global, &local);
+  read_back(b, sizeof out, out);
+  int wrong = 0;
+  for (int g = 0; g < n / group; g++) {
+    int sum = 0;
+    for (int i = 0; i < group; i++) sum += in[g * group + i];
+    wrong += out[g] != sum;
+  }
+  CHECK_INT(0, wrong);
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseKernel(kernel);
+}
+
+static cl_uint collatz_steps(cl_uint n) {
+  cl_uint count = 0;
+  for (; n > 1; count++) n = (n & 1) ? 3 * n + 1 : n / 2;
+  return count;
+}
+
+static void test_collatz(cl_program program) {
+  cl_kernel kernel = kernel_of(program, "collatz");
+  enum { n = 999 }; /* not a multiple of any vector width */
+  cl_uint start[n], steps[n];
+  for (int i = 0; i < n; i++) start[i] = (cl_uint)(i * 7 + 1);
+  cl_mem a = buffer(sizeof start, start), b = buffer(sizeof steps, NULL);
+  clSetKernelArg(kernel, 0, sizeof a, &a);
+  clSetKernelArg(kernel, 1, sizeof b, &b);
+  size_t global = n;
+  run(kernel, 1, &global, NULL);
+  read_back(b, sizeof steps, steps);
+  int wrong = 0;
+  for (int i = 0; i < n; i++) wrong += steps[i] != collatz_steps(start[i]);
+  CHECK_INT(0, wrong);
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseKernel(kernel);
+}
+
+static void test_math(cl_program program) {
+  cl_kernel kernel = kernel_of(program, "math");
+  enum { n = 256 };
+  float x[n], y[n];
+  cl_int r[n];
+  for (int i = 0; i < n; i++) x[i] = (float)i * 0.75f;
+  cl_mem a = buffer(sizeof x, x), b = buffer(sizeof y, NULL),
+         c = buffer(sizeof r, NULL);
+  clSetKernelArg(kernel, 0, sizeof a, &a);
+  clSetKernelArg(kernel, 1, sizeof b, &b);
+  clSetKernelArg(kernel, 2, sizeof c, &c);
+  size_t global = n;
+  run(kernel, 1, &global, NULL);
+  read_back(b, sizeof y, y);
+  read_back(c, sizeof r, r);
+  int wrong = 0;
+  for (int i = 0; i < n; i++) {
+    float expected = sqrtf(x[i]) + fmaxf(x[i], 2.0f);
+    wrong += fabsf(y[i] - expected) > 1e-5f * fabsf(expected);
+    wrong += r[i] != (cl_int)lrintf(x[i] * 2.5f); /* to nearest even */
+  }
+  CHECK_INT(0, wrong);
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseMemObject(c);
+  clReleaseKernel(kernel);
+}
+
+static void test_histogram(cl_program program) {
+  cl_kernel kernel = kernel_of(program, "histogram");
+  enum { n = 4096 };
+  cl_uchar data[n];
+  cl_uint bins[16] = {0}, expected[16] = {0};
+  for (int i = 0; i < n; i++) {
+    data[i] = (cl_uchar)((i * 131) ^ (i >> 3));
+    expected[data[i] % 16]++;
+  }
+  cl_mem a = buffer(sizeof data, data), b = buffer(sizeof bins, bins);
+  clSetKernelArg(kernel, 0, sizeof a, &a);
+  clSetKernelArg(kernel, 1, sizeof b, &b);
+  clSetKernelArg(kernel, 2, 16 * sizeof(cl_uint), NULL);
+  size_t global = n, local = 128;
+  run(kernel, 1, &global, &local);
+  read_back(b, sizeof bins, bins);
+  CHECK(memcmp(bins, expected, sizeof bins) == 0);
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseKernel(kernel);
+}
+
+static void test_image(cl_program program) {
+  cl_kernel kernel = kernel_of(program, "brighten");
+  enum { width = 13, height = 7 };
+  cl_image_format format = {CL_RGBA, CL_FLOAT};
+  float pixels[width * height * 4], back[width * height * 4];
+  for (int i = 0; i < width * height * 4; i++) pixels[i] = (float)i / 8;
+  cl_int error = CL_SUCCESS;
+  cl_mem source = clCreateImage2D(context, CL_MEM_COPY_HOST_PTR, &format, width,
+                                  height, 0, pixels, &error);
+  REQUIRE(error == CL_SUCCESS);
+  cl_mem target = clCreateImage2D(context, CL_MEM_WRITE_ONLY, &format, width,
+                                  height, 0, NULL, &error);
+  REQUIRE(error == CL_SUCCESS);
+  cl_sampler sampler = clCreateSampler(context, CL_FALSE, CL_ADDRESS_NONE,
+                                       CL_FILTER_NEAREST, &error);
+  REQUIRE(error == CL_SUCCESS);
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof source, &source));
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof sampler, &sampler));
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof target, &target));
+  size_t global[2] = {width, height};
+  run(kernel, 2, global, NULL);
+  size_t origin[3] = {0, 0, 0}, region[3] = {width, height, 1};
+  CHECK_CL_SUCCESS(clEnqueueReadImage(queue, target, CL_TRUE, origin, region, 0,
+                                      0, back, 0, NULL, NULL));
+  int wrong = 0;
+  for (int i = 0; i < width * height * 4; i++)
+    wrong += back[i] != pixels[i] * 2;
+  CHECK_INT(0, wrong);
+  clReleaseSampler(sampler);
+  clReleaseMemObject(source);
+  clReleaseMemObject(target);
+  clReleaseKernel(kernel);
+}
+
+static void test_vectors(cl_program program) {
+  cl_kernel kernel = kernel_of(program, "vectors");
+  enum { n = 33 };
+  cl_float4 v[n];
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < 4; k++) v[i].s[k] = (float)(i + k);
+  }
+  cl_mem a = buffer(sizeof v, v);
+  clSetKernelArg(kernel, 0, sizeof a, &a);
+  size_t global = n;
+  run(kernel, 1, &global, NULL);
+  cl_float4 out[n];
+  read_back(a, sizeof out, out);
+  static const float table[4] = {3, 1, 4, 1};
+  int wrong = 0;
+  for (int i = 0; i < n; i++) {
+    const float add[4] = {table[i % 4], 0, 0, 1};
+    for (int k = 0; k < 4; k++) wrong += out[i].s[k] != v[i].s[k] * 2 + add[k];
+  }
+  CHECK_INT(0, wrong);
+  clReleaseMemObject(a);
+  clReleaseKernel(kernel);
+}
+
+static void test_kernels(module kernels) {
+  cl_program program = from_il(kernels);
+  build(program, NULL);
+  size_t count = 0;
+  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS,
+                                    sizeof count, &count, NULL));
+  CHECK_INT(7, count);
+  test_scaled(program);
+  test_group_sum(program);
+  test_collatz(program);
+  test_math(program);
+  test_histogram(program);
+  test_image(program);
+  test_vectors(program);
+
+  /* The module as given; kernel argument info is only for source. */
+  size_t size = 0;
+  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_IL, 0, NULL, &size));
+  CHECK_INT(kernels.size, size);
+  unsigned char *il = malloc(size);
+  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_IL, size, il, NULL));
+  CHECK(memcmp(il, kernels.bytes, size) == 0);
+  free(il);
+  cl_kernel kernel = kernel_of(program, "scaled");
+  char name[64];
+  CHECK_CL(CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+           clGetKernelArgInfo(kernel, 0, CL_KERNEL_ARG_NAME, sizeof name, name,
+                              NULL));
+  cl_uint args = 0;
+  CHECK_CL_SUCCESS(
+      clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof args, &args, NULL));
+  CHECK_INT(3, args);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+
+  /* Code-generation options apply; a bad option is refused. */
+  program = from_il(kernels);
+  build(program, "-cl-fast-relaxed-math -cl-mad-enable");
+  test_collatz(program);
+  CHECK_CL(CL_INVALID_BUILD_OPTIONS,
+           clBuildProgram(program, 1, &device, "-no-such-option", NULL, NULL));
+  clReleaseProgram(program);
+}
+
+/* ---- Compiled SPIR-V links with compiled OpenCL C --------------------- */
+
+static void test_linkage(module linkage) {
+  cl_program spirv = from_il(linkage);
+  CHECK_CL_SUCCESS(
+      clCompileProgram(spirv, 1, &device, NULL, 0, NULL, NULL, NULL, NULL));
+  const char *source = "int helper(int x) { return x * x + 1; }\n";
+  cl_int error = CL_SUCCESS;
+  cl_program opencl_c =
+      clCreateProgramWithSource(context, 1, &source, NULL, &error);
+  CHECK_CL_SUCCESS(
+      clCompileProgram(opencl_c, 1, &device, NULL, 0, NULL, NULL, NULL, NULL));
+  cl_program both[2] = {spirv, opencl_c};
+  cl_program linked =
+      clLinkProgram(context, 1, &device, NULL, 2, both, NULL, NULL, &error);
+  CHECK_CL_SUCCESS(error);
+  REQUIRE(linked != NULL);
+  cl_kernel kernel = kernel_of(linked, "uses_helper");
+  cl_int out[40];
+  cl_mem b = buffer(sizeof out, NULL);
+  clSetKernelArg(kernel, 0, sizeof b, &b);
+  size_t global = 40;
+  run(kernel, 1, &global, NULL);
+  read_back(b, sizeof out, out);
+  int wrong = 0;
+  for (int i = 0; i < 40; i++) wrong += out[i] != i * i + 1;
+  CHECK_INT(0, wrong);
+
+  /* Without the definition the link fails with a log, no crash. */
+  cl_program alone =
+      clLinkProgram(context, 1, &device, NULL, 1, &spirv, NULL, NULL, &error);
+  CHECK_CL(CL_LINK_PROGRAM_FAILURE, error);
+  if (alone) {
+    char *log = cl_test_build_log(alone, device);
+    CHECK(strstr(log, "helper") != NULL);
+    free(log);
+    clReleaseProgram(alone);
+  }
+  clReleaseMemObject(b);
+  clReleaseKernel(kernel);
+  clReleaseProgram(linked);
+  clReleaseProgram(opencl_c);
+  clReleaseProgram(spirv);
+}
+
+/* ---- Specialization constants ----------------------------------------- */
+
+typedef struct spec_result {
+  cl_uint value, flag;
+  cl_double real;
+  cl_ushort small;
+} spec_result;
+
+static spec_result run_spec(cl_program program) {
+  build(program, NULL);
+  cl_kernel kernel = kernel_of(program, "spec_values");
+  cl_mem u = buffer(2 * sizeof(cl_uint), NULL),
+         d = buffer(sizeof(cl_double), NULL),
+         s = buffer(sizeof(cl_ushort), NULL);
+  clSetKernelArg(kernel, 0, sizeof u, &u);
+  clSetKernelArg(kernel, 1, sizeof d, &d);
+  clSetKernelArg(kernel, 2, sizeof s, &s);
+  size_t global = 1;
+  run(kernel, 1, &global, NULL);
+  cl_uint pair[2] = {0, 0};
+  spec_result result = {0, 0, 0, 0};
+  read_back(u, sizeof pair, pair);
+  read_back(d, sizeof result.real, &result.real);
+  read_back(s, sizeof result.small, &result.small);
+  result.value = pair[0];
+  result.flag = pair[1];
+  clReleaseMemObject(u);
+  clReleaseMemObject(d);
+  clReleaseMemObject(s);
+  clReleaseKernel(kernel);
+  return result;
+}
+
+/* The module with every word's bytes reversed (big-endian SPIR-V). */
+static module byte_swapped(module m) {
+  module swapped = {malloc(m.size), m.size};
+  REQUIRE(swapped.bytes != NULL);
+  for (size_t i = 0; i < m.size; i++) {
+    swapped.bytes[i] = m.bytes[i - i % 4 + 3 - i % 4];
+  }
+  return swapped;
+}
+
+static void test_spec_constants(module spec) {
+  cl_program program = from_il(spec);
+  spec_result defaults = run_spec(program);
+  CHECK_INT(7, defaults.value);
+  CHECK_INT(1, defaults.flag);
+  CHECK(defaults.real == 2.5);
+  CHECK_INT(300, defaults.small);
+
+  cl_uint value = 42;
+  cl_uchar flag = 0; /* booleans are given as a cl_uchar */
+  cl_double real = -1.25;
+  cl_ushort small = 65535;
+  CHECK_CL_SUCCESS(
+      clSetProgramSpecializationConstant(program, 1, sizeof value, &value));
+  CHECK_CL_SUCCESS(
+      clSetProgramSpecializationConstant(program, 2, sizeof flag, &flag));
+  CHECK_CL_SUCCESS(
+      clSetProgramSpecializationConstant(program, 3, sizeof real, &real));
+  CHECK_CL_SUCCESS(
+      clSetProgramSpecializationConstant(program, 4, sizeof small, &small));
+  value = 43; /* the last value set counts */
+  CHECK_CL_SUCCESS(
+      clSetProgramSpecializationConstant(program, 1, sizeof value, &value));
+  spec_result set = run_spec(program);
+  CHECK_INT(43, set.value);
+  CHECK_INT(0, set.flag);
+  CHECK(set.real == -1.25);
+  CHECK_INT(65535, set.small);
+
+  CHECK_CL(CL_INVALID_SPEC_ID, clSetProgramSpecializationConstant(
+                                   program, 9, sizeof value, &value));
+  CHECK_CL(CL_INVALID_VALUE,
+           clSetProgramSpecializationConstant(program, 1, 8, &real));
+  CHECK_CL(CL_INVALID_VALUE,
+           clSetProgramSpecializationConstant(program, 2, 4, &value));
+  CHECK_CL(CL_INVALID_VALUE,
+           clSetProgramSpecializationConstant(program, 1, sizeof value, NULL));
+  CHECK_CL(CL_INVALID_PROGRAM,
+           clSetProgramSpecializationConstant(NULL, 1, sizeof value, &value));
+  const char *source = "kernel void k(void) {}";
+  cl_int error = CL_SUCCESS;
+  cl_program from_source =
+      clCreateProgramWithSource(context, 1, &source, NULL, &error);
+  CHECK_CL(CL_INVALID_PROGRAM, clSetProgramSpecializationConstant(
+                                   from_source, 1, sizeof value, &value));
+  size_t size = 99;
+  CHECK_CL_SUCCESS(
+      clGetProgramInfo(from_source, CL_PROGRAM_IL, 0, NULL, &size));
+  CHECK_INT(0, size);
+  clReleaseProgram(from_source);
+  clReleaseProgram(program);
+
+  /* Big-endian words read alike, specialized too. */
+  module swapped = byte_swapped(spec);
+  program = from_il(swapped);
+  CHECK_CL_SUCCESS(
+      clSetProgramSpecializationConstant(program, 3, sizeof real, &real));
+  spec_result big = run_spec(program);
+  CHECK_INT(7, big.value);
+  CHECK(big.real == -1.25);
+  clReleaseProgram(program);
+  free(swapped.bytes);
+}
+
+/* ---- Bad input: an error or a build log, never a crash ---------------- */
+
+static void expect_invalid(const void *il, size_t size) {
+  cl_int error = CL_SUCCESS;
+  CHECK(clCreateProgramWithIL(context, il, size, &error) == NULL);
+  CHECK_CL(CL_INVALID_VALUE, error);
+}
+
+/* A module that is well formed word by word but that the translator
+ * refuses: the build fails with its reason in the log. */
+static void expect_build_failure(module m, const char *in_log) {
+  cl_int error = CL_SUCCESS;
+  cl_program program = clCreateProgramWithIL(context, m.bytes, m.size, &error);
+  CHECK_CL_SUCCESS(error);
+  if (!program) return;
+  CHECK_CL(CL_BUILD_PROGRAM_FAILURE,
+           clBuildProgram(program, 1, &device, NULL, NULL, NULL));
+  char *log = cl_test_build_log(program, device);
+  if (!strstr(log, in_log)) fprintf(stderr, "log:\n%s\n", log);
+  CHECK(strstr(log, in_log) != NULL);
+  free(log);
+  cl_build_status status = CL_BUILD_NONE;
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_STATUS, sizeof status,
+                        &status, NULL);
+  CHECK_INT(CL_BUILD_ERROR, status);
+  clReleaseProgram(program);
+}
+
+/* A length that ends inside the module's last instruction of 2 or more
+ * words (little-endian modules). */
+static size_t cut_inside(module m) {
+  size_t cut = 0;
+  for (size_t at = 20; at + 4 <= m.size;) {
+    size_t words = m.bytes[at + 2] | (size_t)m.bytes[at + 3] << 8;
+    REQUIRE(words > 0);
+    if (words >= 2) cut = at + 4;
+    at += words * 4;
+  }
+  REQUIRE(cut != 0);
+  return cut;
+}
+
+static void test_bad_input(module kernels) {
+  cl_int error = CL_SUCCESS;
+  expect_invalid(NULL, 16);
+  expect_invalid(kernels.bytes, 0);
+  expect_invalid(kernels.bytes, 16);                  /* half a header */
+  expect_invalid(kernels.bytes, kernels.size - 1);    /* not whole words */
+  expect_invalid(kernels.bytes, cut_inside(kernels)); /* cut instruction */
+  expect_invalid("not SPIR-V, not at all", 20);
+  CHECK(clCreateProgramWithIL((cl_context)device, kernels.bytes, kernels.size,
+                              &error) == NULL);
+  CHECK_CL(CL_INVALID_CONTEXT, error);
+
+  module changed = {malloc(kernels.size), kernels.size};
+  REQUIRE(changed.bytes != NULL);
+  /* SPIR-V 1.4: newer than clmux reads. */
+  memcpy(changed.bytes, kernels.bytes, kernels.size);
+  changed.bytes[5] = 4; /* the version word's minor byte */
+  expect_build_failure(changed, "SPIR-V 1.4");
+  /* An opcode no SPIR-V has: the translator gives up (it asserts). */
+  memcpy(changed.bytes, kernels.bytes, kernels.size);
+  size_t first = 20; /* the first instruction: OpCapability */
+  changed.bytes[first] = 0xfe;
+  changed.bytes[first + 1] = 0x7f;
+  expect_build_failure(changed, "translator");
+  free(changed.bytes);
+}
+
+/* ---- Binaries and threads --------------------------------------------- */
+
+/* Builds kernels.spv and writes its executable binary to `path`. */
+static void write_binary(module kernels, const char *path) {
+  cl_program program = from_il(kernels);
+  build(program, NULL);
+  size_t size = 0;
+  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES,
+                                    sizeof size, &size, NULL));
+  unsigned char *bytes = malloc(size);
+  REQUIRE(bytes != NULL);
+  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bytes,
+                                    &bytes, NULL));
+  FILE *file = fopen(path, "wb");
+  REQUIRE(file && fwrite(bytes, 1, size, file) == size);
+  fclose(file);
+  free(bytes);
+  clReleaseProgram(program);
+}
+
+/* The child: the binary of a SPIR-V program runs in another process. */
+static int run_child(const char *path) {
+  module binary = read_path(path);
+  cl_int status = CL_SUCCESS, error = CL_SUCCESS;
+  const unsigned char *bytes = binary.bytes;
+  cl_program program = clCreateProgramWithBinary(
+      context, 1, &device, &binary.size, &bytes, &status, &error);
+  CHECK_CL_SUCCESS(error);
+  REQUIRE(program != NULL);
+  build(program, NULL);
+  test_collatz(program);
+  test_group_sum(program);
+  clReleaseProgram(program);
+  free(binary.bytes);
+  return check_finish();
+}
+
+static module shared_kernels;
+
+static void *build_in_thread(void *unused) {
+  (void)unused;
+  for (int round = 0; round < 3; round++) {
+    cl_program program = from_il(shared_kernels);
+    build(program, NULL);
+    test_collatz(program);
+    clReleaseProgram(program);
+  }
+  return NULL;
+}
+
+/* Four threads translating at once (four translator processes). */
+static void test_threads(module kernels) {
+  shared_kernels = kernels;
+  pthread_t threads[4];
+  for (int i = 0; i < 4; i++) {
+    REQUIRE(pthread_create(&threads[i], NULL, build_in_thread, NULL) == 0);
+  }
+  for (int i = 0; i < 4; i++) pthread_join(threads[i], NULL);
+}
+
+int main(int argc, char **argv) {
+  device = cl_test_device();
+  context = cl_test_context(device);
+  queue = cl_test_queue(context, device, 0);
+  if (argc == 3 && strcmp(argv[1], "--child") == 0) return run_child(argv[2]);
+  REQUIRE(argc == 2);
+  module kernels = read_module(argv[1], "kernels.spv");
+  module linkage = read_module(argv[1], "linkage.spv");
+  module spec = read_module(argv[1], "spec_constants.spv");
+  test_queries();
+  test_kernels(kernels);
+  test_linkage(linkage);
+  test_spec_constants(spec);
+  test_bad_input(kernels);
+  test_threads(kernels);
+
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/clmux-il-binary-%d", (int)getpid());
+  write_binary(kernels, path);
+  CHECK(cl_test_run_child(argv[0], path));
+  unlink(path);
+
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+  free(kernels.bytes);
+  free(linkage.bytes);
+  free(spec.bytes);
+  return check_finish();
+}
