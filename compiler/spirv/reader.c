@@ -11,6 +11,9 @@ enum {
   SPIRV_MAGIC = 0x07230203u,
   SPIRV_HEADER_WORDS = 5,
   OP_DECORATE = 71,
+  OP_CONSTANT_FALSE = 42,
+  OP_CONSTANT = 43,
+  OP_CONSTANT_NULL = 46,
   OP_TYPE_BOOL = 20,
   OP_TYPE_INT = 21,
   OP_TYPE_FLOAT = 22,
@@ -229,20 +232,68 @@ static void write_value(uint32_t *words, size_t at, const id_entry *type,
   if (count > 4) words[at + 4] = (uint32_t)(bits >> 32);
 }
 
-uint32_t *cc_spirv_specialize(const void *il, size_t length,
-                              const cc_spirv_value *values, size_t count) {
+/* OpConstantNull of a scalar, which SPIR-V allows and the translator
+ * rejects (it asserts), as the equal OpConstant or OpConstantFalse: a
+ * new copy of `words` (freed) whose length goes to *length, or NULL. */
+static uint32_t *scalar_nulls_as_constants(uint32_t *words, size_t *length,
+                                           const spec_tables *tables) {
+  size_t count = *length / 4, extra = 0;
+  for (size_t at = SPIRV_HEADER_WORDS; at < count; at += words[at] >> 16) {
+    if ((words[at] & 0xffff) != OP_CONSTANT_NULL || words[at] >> 16 != 3) {
+      continue;
+    }
+    const id_entry *type = list_find(&tables->types, words[at + 1]);
+    if (type && type->value > 1) extra += type->value > 4 ? 2 : 1;
+    if (type && type->value == 1) words[at] = 3u << 16 | OP_CONSTANT_FALSE;
+  }
+  if (!extra) return words;
+  uint32_t *grown = malloc((count + extra) * 4);
+  if (!grown) {
+    free(words);
+    return NULL;
+  }
+  size_t out = 0;
+  for (size_t at = 0; at < count;) {
+    size_t size = at < SPIRV_HEADER_WORDS ? 1 : words[at] >> 16;
+    const id_entry *type = at >= SPIRV_HEADER_WORDS &&
+                                   (words[at] & 0xffff) == OP_CONSTANT_NULL &&
+                                   size == 3
+                               ? list_find(&tables->types, words[at + 1])
+                               : NULL;
+    if (type && type->value > 1) {
+      uint32_t literals = type->value > 4 ? 2 : 1;
+      grown[out++] = (3 + literals) << 16 | OP_CONSTANT;
+      grown[out++] = words[at + 1];
+      grown[out++] = words[at + 2];
+      while (literals--) grown[out++] = 0;
+    } else {
+      memcpy(grown + out, words + at, size * 4);
+      out += size;
+    }
+    at += size;
+  }
+  free(words);
+  *length = out * 4;
+  return grown;
+}
+
+uint32_t *cc_spirv_prepare(const void *il, size_t length,
+                           const cc_spirv_value *values, size_t count,
+                           size_t *prepared_length) {
   size_t words = length / 4;
   uint32_t *copy = malloc(length);
   if (!copy) return NULL;
-  bool swapped = is_swapped(il);
-  for (size_t i = 0; i < words; i++) copy[i] = word_at(il, i, swapped);
-  if (!count) return copy;
+  memcpy(copy, il, length);
+  if (is_swapped(il)) {
+    for (size_t i = 0; i < words; i++) copy[i] = swap32(copy[i]);
+  }
   spec_tables tables;
   if (!read_tables(copy, length, &tables)) {
     free(copy);
     return NULL;
   }
-  for (size_t at = SPIRV_HEADER_WORDS; at < words; at += copy[at] >> 16) {
+  for (size_t at = SPIRV_HEADER_WORDS; count && at < words;
+       at += copy[at] >> 16) {
     uint32_t opcode = copy[at] & 0xffff;
     if ((copy[at] >> 16) < 3 ||
         (opcode != OP_SPEC_CONSTANT_TRUE && opcode != OP_SPEC_CONSTANT_FALSE &&
@@ -255,6 +306,8 @@ uint32_t *cc_spirv_specialize(const void *il, size_t length,
     const id_entry *type = decorated_type(&tables, decoration);
     if (value && type) write_value(copy, at, type, value);
   }
+  *prepared_length = length;
+  copy = scalar_nulls_as_constants(copy, prepared_length, &tables);
   tables_free(&tables);
   return copy;
 }

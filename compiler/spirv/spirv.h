@@ -51,11 +51,13 @@ typedef struct cc_spirv_value {
   uint64_t bits; /* the value's bytes, little-endian */
 } cc_spirv_value;
 
-/* A copy of the module in host byte order with the given values written
- * over the defaults of their constants (malloc'd, `length` bytes), or
- * NULL when out of memory. */
-uint32_t *cc_spirv_specialize(const void *il, size_t length,
-                              const cc_spirv_value *values, size_t count);
+/* The module as the translator gets it (malloc'd, *prepared_length
+ * bytes), or NULL when out of memory: in host byte order, the given
+ * values written over the defaults of their constants, and scalar
+ * OpConstantNull (valid, but the translator asserts) as OpConstant. */
+uint32_t *cc_spirv_prepare(const void *il, size_t length,
+                           const cc_spirv_value *values, size_t count,
+                           size_t *prepared_length);
 
 /* ---- Into LLVM (translate.c, conventions.c) --------------------------- */
 

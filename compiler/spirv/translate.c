@@ -254,16 +254,18 @@ cc_spirv_result cc_spirv_translate(LLVMContextRef context, const void *il,
   cc_spirv_result result = CC_SPIRV_FAILED;
   unsigned minor = cc_spirv_minor_version(il, length);
   uint32_t *words = NULL;
+  size_t prepared = 0;
   if (minor > CC_SPIRV_MAX_MINOR) {
     log_line(&log,
              "error: SPIR-V 1.%u is newer than clmux reads (1.0 to 1.%u)\n",
              minor, CC_SPIRV_MAX_MINOR);
-  } else if (!(words = cc_spirv_specialize(il, length, values, count))) {
+  } else if (!(words =
+                   cc_spirv_prepare(il, length, values, count, &prepared))) {
     result = CC_SPIRV_OUT_OF_MEMORY;
   } else {
     char *bitcode = NULL;
     size_t size = 0;
-    result = run_translator(words, length, &bitcode, &size, &log);
+    result = run_translator(words, prepared, &bitcode, &size, &log);
     if (result == CC_SPIRV_SUCCESS) {
       result = read_bitcode(context, bitcode, size, out_module, &log);
     }

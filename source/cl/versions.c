@@ -19,7 +19,8 @@ typedef struct extension {
 /* The five that OpenCL C 1.2 requires come from the builtin library
  * (atomics) and the target (byte stores); doubles, 64-bit atom_* and 3D
  * image writes from the library's forms; the front-end enables exactly the
- * language ones. SPIR-V needs its translator (program_il.c). The
+ * language ones. SPIR-V needs its translator (program_il.c), which also
+ * reads SPV_KHR_no_integer_wrap_decoration (as `nsw`/`nuw`). The
  * command-buffer versions are those of the API
  * implemented (command_buffer.c, mutable_command.c). */
 static const extension extensions[] = {
@@ -36,6 +37,8 @@ static const extension extensions[] = {
     {"cl_khr_3d_image_writes", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_extended_versioning", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_il_program", CL_MAKE_VERSION_KHR(1, 0, 0), clx_il_supported},
+    {"cl_khr_spirv_no_integer_wrap_decoration", CL_MAKE_VERSION_KHR(1, 0, 0),
+     clx_il_supported},
     {"cl_khr_command_buffer", CL_MAKE_VERSION_KHR(0, 9, 8), NULL},
     {"cl_khr_command_buffer_mutable_dispatch", CL_MAKE_VERSION_KHR(0, 9, 5),
      NULL},

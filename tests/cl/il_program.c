@@ -1,7 +1,8 @@
 /* Programs from SPIR-V (clCreateProgramWithIL, cl_khr_il_program) through
  * the loader. The modules are made at build time (tests/cl/meson.build):
  * kernels.spv and linkage.spv from OpenCL C by clang-15 and llvm-spirv-15,
- * spec_constants.spv from SPIR-V assembly by spirv-as. Usage:
+ * spec_constants.spv and nulls.spv from SPIR-V assembly by spirv-as.
+ * Usage:
  * cl_il_program DIR (the folder holding them). */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <math.h>
@@ -485,6 +486,36 @@ static void test_spec_constants(module spec) {
   free(swapped.bytes);
 }
 
+/* ---- Valid SPIR-V the translator cannot read as it is ---------------- */
+
+static void test_scalar_nulls(module nulls) {
+  cl_program program = from_il(nulls);
+  build(program, NULL);
+  cl_kernel kernel = kernel_of(program, "nulls");
+  cl_uint words[2] = {5, 5};
+  cl_ulong wide = 5;
+  cl_double real = 5;
+  cl_mem u = buffer(sizeof words, words), l = buffer(sizeof wide, &wide),
+         d = buffer(sizeof real, &real);
+  clSetKernelArg(kernel, 0, sizeof u, &u);
+  clSetKernelArg(kernel, 1, sizeof l, &l);
+  clSetKernelArg(kernel, 2, sizeof d, &d);
+  size_t global = 1;
+  run(kernel, 1, &global, NULL);
+  read_back(u, sizeof words, words);
+  read_back(l, sizeof wide, &wide);
+  read_back(d, sizeof real, &real);
+  CHECK_INT(0, words[0]);
+  CHECK_INT(2, words[1]); /* a null bool is false */
+  CHECK_INT(0, wide);
+  CHECK(real == 0.0);
+  clReleaseMemObject(u);
+  clReleaseMemObject(l);
+  clReleaseMemObject(d);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 /* ---- Bad input: an error or a build log, never a crash ---------------- */
 
 static void expect_invalid(const void *il, size_t size) {
@@ -623,10 +654,12 @@ int main(int argc, char **argv) {
   module kernels = read_module(argv[1], "kernels.spv");
   module linkage = read_module(argv[1], "linkage.spv");
   module spec = read_module(argv[1], "spec_constants.spv");
+  module nulls = read_module(argv[1], "nulls.spv");
   test_queries();
   test_kernels(kernels);
   test_linkage(linkage);
   test_spec_constants(spec);
+  test_scalar_nulls(nulls);
   test_bad_input(kernels);
   test_threads(kernels);
 
@@ -641,5 +674,6 @@ int main(int argc, char **argv) {
   free(kernels.bytes);
   free(linkage.bytes);
   free(spec.bytes);
+  free(nulls.bytes);
   return check_finish();
 }
