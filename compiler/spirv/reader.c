@@ -2,6 +2,7 @@
  * instruction structure, the specialization constants, and their values.
  * Everything else is the translator's. Ids come from the input, so they
  * index nothing: tables are sorted lists, searched. */
+#include <spirv-tools/libspirv.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,25 @@ static bool is_swapped(const void *il) {
   return word_at(il, 0, false) != SPIRV_MAGIC;
 }
 
+/* SPIRV-Tools' parser checks every instruction's operands against the
+ * SPIR-V grammar (it is fuzzed for untrusted input): the translator, given
+ * an instruction with too few operands, can run for minutes before it
+ * asserts. Any version parses; the build refuses those clmux cannot read,
+ * with a log. */
+static bool operands_match_grammar(const void *il, size_t length) {
+  uint32_t *words = malloc(length); /* `il` need not be aligned */
+  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+  bool parsed = false;
+  if (words && context) {
+    memcpy(words, il, length);
+    parsed = spvBinaryParse(context, NULL, words, length / 4, NULL, NULL,
+                            NULL) == SPV_SUCCESS;
+  }
+  if (context) spvContextDestroy(context);
+  free(words);
+  return parsed;
+}
+
 const char *cc_spirv_check(const void *il, size_t length) {
   if (!il || length < SPIRV_HEADER_WORDS * 4) return "shorter than a header";
   if (length % 4) return "not a whole number of 32-bit words";
@@ -61,6 +81,9 @@ const char *cc_spirv_check(const void *il, size_t length) {
     if (count == 0) return "an instruction of zero words";
     if (count > words - at) return "an instruction cut off by the end";
     at += count;
+  }
+  if (!operands_match_grammar(il, length)) {
+    return "an instruction whose operands do not match the SPIR-V grammar";
   }
   return NULL;
 }
