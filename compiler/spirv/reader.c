@@ -2,10 +2,10 @@
  * instruction structure, the specialization constants, and their values.
  * Everything else is the translator's. Ids come from the input, so they
  * index nothing: tables are sorted lists, searched. */
-#include <spirv-tools/libspirv.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "grammar.h"
 #include "spirv.h"
 
 enum {
@@ -47,14 +47,11 @@ static bool is_swapped(const void *il) {
  * with a log. */
 static bool operands_match_grammar(const void *il, size_t length) {
   uint32_t *words = malloc(length); /* `il` need not be aligned */
-  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
   bool parsed = false;
-  if (words && context) {
+  if (words) {
     memcpy(words, il, length);
-    parsed = spvBinaryParse(context, NULL, words, length / 4, NULL, NULL,
-                            NULL) == SPV_SUCCESS;
+    parsed = cc_spirv_parse(words, length / 4, NULL, NULL);
   }
-  if (context) spvContextDestroy(context);
   free(words);
   return parsed;
 }

@@ -17,10 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The newest SPIR-V version clmux reads: 1.3. The translator takes 1.4
- * modules but aborts on 1.4's new instructions (OpPtrEqual, OpPtrDiff,
- * OpCopyLogical, OpDecorateString, two memory operands on OpCopyMemory). */
-#define CC_SPIRV_MAX_MINOR 3
+/* The newest SPIR-V version clmux reads: 1.4. The translator reads 1.4
+ * modules but aborts on 1.4's new instructions, which lower.c rewrites;
+ * 1.5 and 1.6 add more than a rewrite can give (sub-group broadcasts,
+ * pointer bitcasts, uniform decorations). */
+#define CC_SPIRV_MAX_MINOR 4
 
 /* ---- The words themselves (reader.c) ---------------------------------- */
 
@@ -58,6 +59,14 @@ typedef struct cc_spirv_value {
 uint32_t *cc_spirv_prepare(const void *il, size_t length,
                            const cc_spirv_value *values, size_t count,
                            size_t *prepared_length);
+
+/* The module (host byte order, `words` taken) with what the translator
+ * cannot read written in terms it can (lower.c): SPIR-V 1.4's new
+ * instructions (a 1.4 header then says 1.3) and OpCopyMemory. NULL with
+ * *reason (static text) if something cannot be rewritten (an OpPtrDiff
+ * over a type of unknown size, say) or memory ran out. *length is
+ * updated. */
+uint32_t *cc_spirv_lower(uint32_t *words, size_t *length, const char **reason);
 
 /* ---- Into LLVM (translate.c, conventions.c) --------------------------- */
 

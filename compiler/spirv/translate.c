@@ -255,6 +255,7 @@ cc_spirv_result cc_spirv_translate(LLVMContextRef context, const void *il,
   unsigned minor = cc_spirv_minor_version(il, length);
   uint32_t *words = NULL;
   size_t prepared = 0;
+  const char *reason = NULL;
   if (minor > CC_SPIRV_MAX_MINOR) {
     log_line(&log,
              "error: SPIR-V 1.%u is newer than clmux reads (1.0 to 1.%u)\n",
@@ -262,6 +263,8 @@ cc_spirv_result cc_spirv_translate(LLVMContextRef context, const void *il,
   } else if (!(words =
                    cc_spirv_prepare(il, length, values, count, &prepared))) {
     result = CC_SPIRV_OUT_OF_MEMORY;
+  } else if (!(words = cc_spirv_lower(words, &prepared, &reason))) {
+    log_line(&log, "error: %s\n", reason);
   } else {
     char *bitcode = NULL;
     size_t size = 0;

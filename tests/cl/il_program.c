@@ -1,8 +1,8 @@
 /* Programs from SPIR-V (clCreateProgramWithIL, cl_khr_il_program) through
  * the loader. The modules are made at build time (tests/cl/meson.build):
  * kernels.spv and linkage.spv from OpenCL C by clang-15 and llvm-spirv-15,
- * spec_constants.spv, nulls.spv and type_mismatch.spv from SPIR-V
- * assembly by spirv-as.
+ * spec_constants.spv, nulls.spv, type_mismatch.spv and spirv14.spv from
+ * SPIR-V assembly by spirv-as.
  * Usage:
  * cl_il_program DIR (the folder holding them). */
 #define CL_TARGET_OPENCL_VERSION 300
@@ -91,14 +91,15 @@ static void test_queries(void) {
   char versions[256] = "";
   CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION,
                                    sizeof versions, versions, NULL));
-  CHECK(strcmp(versions, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3") == 0);
+  CHECK(strcmp(versions,
+               "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4") == 0);
   cl_name_version ils[8];
   size_t size = 0;
   CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION,
                                    sizeof ils, ils, &size));
-  CHECK_INT(4 * sizeof *ils, size);
-  CHECK(strcmp(ils[3].name, "SPIR-V") == 0 &&
-        ils[3].version == CL_MAKE_VERSION(1, 3, 0));
+  CHECK_INT(5 * sizeof *ils, size);
+  CHECK(strcmp(ils[4].name, "SPIR-V") == 0 &&
+        ils[4].version == CL_MAKE_VERSION(1, 4, 0));
   char extensions[4096] = "";
   CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS,
                                    sizeof extensions, extensions, NULL));
@@ -517,6 +518,40 @@ static void test_scalar_nulls(module nulls) {
   clReleaseProgram(program);
 }
 
+/* SPIR-V 1.4's new instructions run (clmux rewrites them for the
+ * translator). */
+static void test_spirv14(module spirv14) {
+  cl_program program = from_il(spirv14);
+  build(program, NULL);
+  cl_kernel kernel = kernel_of(program, "spirv14");
+  cl_uint out[8] = {9, 9, 9, 9, 9, 9, 9, 9};
+  struct {
+    cl_uint a;
+    cl_float b;
+  } pairs[4] = {{0, 0}}, copied = {0, 0};
+  cl_mem o = buffer(sizeof out, out), p = buffer(sizeof pairs, pairs),
+         c = buffer(sizeof copied, &copied);
+  clSetKernelArg(kernel, 0, sizeof o, &o);
+  clSetKernelArg(kernel, 1, sizeof p, &p);
+  clSetKernelArg(kernel, 2, sizeof c, &c);
+  size_t global = 1;
+  run(kernel, 1, &global, NULL);
+  read_back(o, sizeof out, out);
+  read_back(c, sizeof copied, &copied);
+  CHECK_INT(1, out[0]); /* OpPtrEqual of a pointer and itself */
+  CHECK_INT(1, out[1]); /* OpPtrNotEqual of out and out + 5 */
+  CHECK_INT(5, out[2]); /* OpPtrDiff over uints */
+  CHECK_INT(3, out[3]); /* OpPtrDiff over 8-byte structs, as a uint */
+  CHECK_INT(7, out[6]); /* OpCopyMemory */
+  CHECK_INT(9, out[4]);
+  CHECK(copied.a == 7 && copied.b == 2.5f); /* OpCopyLogical */
+  clReleaseMemObject(o);
+  clReleaseMemObject(p);
+  clReleaseMemObject(c);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 /* ---- Bad input: an error or a build log, never a crash ---------------- */
 
 static void expect_invalid(const void *il, size_t size) {
@@ -583,10 +618,10 @@ static void test_bad_input(module kernels, module type_mismatch) {
 
   module changed = {malloc(kernels.size), kernels.size};
   REQUIRE(changed.bytes != NULL);
-  /* SPIR-V 1.4: newer than clmux reads. */
+  /* SPIR-V 1.5: newer than clmux reads. */
   memcpy(changed.bytes, kernels.bytes, kernels.size);
-  changed.bytes[5] = 4; /* the version word's minor byte */
-  expect_build_failure(changed, "SPIR-V 1.4");
+  changed.bytes[5] = 5; /* the version word's minor byte */
+  expect_build_failure(changed, "SPIR-V 1.5");
   /* An opcode no SPIR-V has. */
   memcpy(changed.bytes, kernels.bytes, kernels.size);
   changed.bytes[20] = 0xfe; /* the first instruction: OpCapability */
@@ -734,11 +769,13 @@ int main(int argc, char **argv) {
   module spec = read_module(argv[1], "spec_constants.spv");
   module nulls = read_module(argv[1], "nulls.spv");
   module type_mismatch = read_module(argv[1], "type_mismatch.spv");
+  module spirv14 = read_module(argv[1], "spirv14.spv");
   test_queries();
   test_kernels(kernels);
   test_linkage(linkage);
   test_spec_constants(spec);
   test_scalar_nulls(nulls);
+  test_spirv14(spirv14);
   test_bad_input(kernels, type_mismatch);
   test_mutations(kernels);
   test_threads(kernels);
@@ -756,5 +793,6 @@ int main(int argc, char **argv) {
   free(spec.bytes);
   free(nulls.bytes);
   free(type_mismatch.bytes);
+  free(spirv14.bytes);
   return check_finish();
 }
