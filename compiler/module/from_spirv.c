@@ -8,10 +8,6 @@
 #include "internal.h"
 #include "spirv.h"
 
-static void set_result(cc_module_result *out, cc_module_result result) {
-  if (out) *out = result;
-}
-
 /* Options are those of OpenCL C builds; the preprocessor's and -cl-std
  * have nothing to act on, the code-generation ones apply as for source. */
 static bool parse_options(const char *options, unsigned *flags, cc_text *log) {
@@ -63,11 +59,5 @@ cc_module *cc_module_compile_spirv(const void *il, size_t length,
     }
   }
   if (text.failed) result = CC_MODULE_OUT_OF_MEMORY;
-  cc_text_give(&text, log);
-  set_result(out, result);
-  if (result != CC_MODULE_SUCCESS) {
-    cc_module_destroy(module);
-    return NULL;
-  }
-  return module;
+  return cc_module_finish(module, result, &text, log, out);
 }

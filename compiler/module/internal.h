@@ -61,6 +61,10 @@ struct cc_module {
 /* A module of `kind` with a fresh context and no code yet, or NULL. */
 cc_module *cc_module_new(cc_module_kind kind, const char *options,
                          unsigned flags);
+/* Ends a compile: hands `text` to *log, `result` to *out, and returns
+ * `module`, or NULL (having destroyed it) unless the result is success. */
+cc_module *cc_module_finish(cc_module *module, cc_module_result result,
+                            cc_text *text, char **log, cc_module_result *out);
 /* Takes `llvm` (in module->context) and lists its kernels. */
 cc_module_result cc_module_adopt(cc_module *module, LLVMModuleRef llvm,
                                  cc_text *log);

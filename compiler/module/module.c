@@ -196,7 +196,12 @@ static cc_module *compile_here(const char *source, size_t length,
     cc_disk_cache_store_object(module, source, length, options, headers,
                                num_headers);
   }
-  cc_text_give(&text, log);
+  return cc_module_finish(module, result, &text, log, out);
+}
+
+cc_module *cc_module_finish(cc_module *module, cc_module_result result,
+                            cc_text *text, char **log, cc_module_result *out) {
+  cc_text_give(text, log);
   set_result(out, result);
   if (result != CC_MODULE_SUCCESS) {
     cc_module_destroy(module);

@@ -58,15 +58,6 @@ static void build(cl_program program, const char *options) {
   REQUIRE(error == CL_SUCCESS);
 }
 
-static cl_mem buffer(size_t size, const void *data) {
-  cl_int error = CL_SUCCESS;
-  cl_mem mem = clCreateBuffer(
-      context, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0), size,
-      (void *)data, &error);
-  REQUIRE(error == CL_SUCCESS);
-  return mem;
-}
-
 static void read_back(cl_mem mem, size_t size, void *data) {
   CHECK_CL_SUCCESS(
       clEnqueueReadBuffer(queue, mem, CL_TRUE, 0, size, data, 0, NULL, NULL));
@@ -116,7 +107,8 @@ static void test_scaled(cl_program program) {
   enum { n = 1000 };
   float in[n], out[n];
   for (int i = 0; i < n; i++) in[i] = (float)i * 0.5f;
-  cl_mem a = buffer(sizeof in, in), b = buffer(sizeof out, NULL);
+  cl_mem a = cl_test_buffer(context, sizeof in, in),
+         b = cl_test_buffer(context, sizeof out, NULL);
   struct {
     cl_int scale;
     cl_float offset;
@@ -140,7 +132,8 @@ static void test_group_sum(cl_program program) {
   enum { n = 1024, group = 64 };
   cl_int in[n], out[n / group];
   for (int i = 0; i < n; i++) in[i] = i % 37;
-  cl_mem a = buffer(sizeof in, in), b = buffer(sizeof out, NULL);
+  cl_mem a = cl_test_buffer(context, sizeof in, in),
+         b = cl_test_buffer(context, sizeof out, NULL);
   clSetKernelArg(kernel, 0, sizeof a, &a);
   clSetKernelArg(kernel, 1, sizeof b, &b);
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, group * sizeof(cl_int), NULL));
@@ -170,7 +163,8 @@ static void test_collatz(cl_program program) {
   enum { n = 999 }; /* not a multiple of any vector width */
   cl_uint start[n], steps[n];
   for (int i = 0; i < n; i++) start[i] = (cl_uint)(i * 7 + 1);
-  cl_mem a = buffer(sizeof start, start), b = buffer(sizeof steps, NULL);
+  cl_mem a = cl_test_buffer(context, sizeof start, start),
+         b = cl_test_buffer(context, sizeof steps, NULL);
   clSetKernelArg(kernel, 0, sizeof a, &a);
   clSetKernelArg(kernel, 1, sizeof b, &b);
   size_t global = n;
@@ -190,8 +184,9 @@ static void test_math(cl_program program) {
   float x[n], y[n];
   cl_int r[n];
   for (int i = 0; i < n; i++) x[i] = (float)i * 0.75f;
-  cl_mem a = buffer(sizeof x, x), b = buffer(sizeof y, NULL),
-         c = buffer(sizeof r, NULL);
+  cl_mem a = cl_test_buffer(context, sizeof x, x),
+         b = cl_test_buffer(context, sizeof y, NULL),
+         c = cl_test_buffer(context, sizeof r, NULL);
   clSetKernelArg(kernel, 0, sizeof a, &a);
   clSetKernelArg(kernel, 1, sizeof b, &b);
   clSetKernelArg(kernel, 2, sizeof c, &c);
@@ -221,7 +216,8 @@ static void test_histogram(cl_program program) {
     data[i] = (cl_uchar)((i * 131) ^ (i >> 3));
     expected[data[i] % 16]++;
   }
-  cl_mem a = buffer(sizeof data, data), b = buffer(sizeof bins, bins);
+  cl_mem a = cl_test_buffer(context, sizeof data, data),
+         b = cl_test_buffer(context, sizeof bins, bins);
   clSetKernelArg(kernel, 0, sizeof a, &a);
   clSetKernelArg(kernel, 1, sizeof b, &b);
   clSetKernelArg(kernel, 2, 16 * sizeof(cl_uint), NULL);
@@ -275,7 +271,7 @@ static void test_vectors(cl_program program) {
   for (int i = 0; i < n; i++) {
     for (int k = 0; k < 4; k++) v[i].s[k] = (float)(i + k);
   }
-  cl_mem a = buffer(sizeof v, v);
+  cl_mem a = cl_test_buffer(context, sizeof v, v);
   clSetKernelArg(kernel, 0, sizeof a, &a);
   size_t global = n;
   run(kernel, 1, &global, NULL);
@@ -355,7 +351,7 @@ static void test_linkage(module linkage) {
   REQUIRE(linked != NULL);
   cl_kernel kernel = kernel_of(linked, "uses_helper");
   cl_int out[40];
-  cl_mem b = buffer(sizeof out, NULL);
+  cl_mem b = cl_test_buffer(context, sizeof out, NULL);
   clSetKernelArg(kernel, 0, sizeof b, &b);
   size_t global = 40;
   run(kernel, 1, &global, NULL);
@@ -392,9 +388,9 @@ typedef struct spec_result {
 static spec_result run_spec(cl_program program) {
   build(program, NULL);
   cl_kernel kernel = kernel_of(program, "spec_values");
-  cl_mem u = buffer(2 * sizeof(cl_uint), NULL),
-         d = buffer(sizeof(cl_double), NULL),
-         s = buffer(sizeof(cl_ushort), NULL);
+  cl_mem u = cl_test_buffer(context, 2 * sizeof(cl_uint), NULL),
+         d = cl_test_buffer(context, sizeof(cl_double), NULL),
+         s = cl_test_buffer(context, sizeof(cl_ushort), NULL);
   clSetKernelArg(kernel, 0, sizeof u, &u);
   clSetKernelArg(kernel, 1, sizeof d, &d);
   clSetKernelArg(kernel, 2, sizeof s, &s);
@@ -497,8 +493,9 @@ static void test_scalar_nulls(module nulls) {
   cl_uint words[2] = {5, 5};
   cl_ulong wide = 5;
   cl_double real = 5;
-  cl_mem u = buffer(sizeof words, words), l = buffer(sizeof wide, &wide),
-         d = buffer(sizeof real, &real);
+  cl_mem u = cl_test_buffer(context, sizeof words, words),
+         l = cl_test_buffer(context, sizeof wide, &wide),
+         d = cl_test_buffer(context, sizeof real, &real);
   clSetKernelArg(kernel, 0, sizeof u, &u);
   clSetKernelArg(kernel, 1, sizeof l, &l);
   clSetKernelArg(kernel, 2, sizeof d, &d);
@@ -529,8 +526,9 @@ static void test_spirv14(module spirv14) {
     cl_uint a;
     cl_float b;
   } pairs[4] = {{0, 0}}, copied = {0, 0};
-  cl_mem o = buffer(sizeof out, out), p = buffer(sizeof pairs, pairs),
-         c = buffer(sizeof copied, &copied);
+  cl_mem o = cl_test_buffer(context, sizeof out, out),
+         p = cl_test_buffer(context, sizeof pairs, pairs),
+         c = cl_test_buffer(context, sizeof copied, &copied);
   clSetKernelArg(kernel, 0, sizeof o, &o);
   clSetKernelArg(kernel, 1, sizeof p, &p);
   clSetKernelArg(kernel, 2, sizeof c, &c);
@@ -641,7 +639,7 @@ static void test_bad_input(module kernels, module type_mismatch) {
 static void test_mutations(module kernels) {
   unsigned char *bytes = malloc(kernels.size);
   REQUIRE(bytes != NULL);
-  cl_mem target = buffer(1 << 16, NULL);
+  cl_mem target = cl_test_buffer(context, 1 << 16, NULL);
   int created = 0, built = 0, compiled = 0;
   for (unsigned seed = 1; seed <= 40; seed++) {
     srand(seed);

@@ -288,15 +288,6 @@ __attribute__((optimize("fp-contract=off"))) static void vec4_ref(
 static const size_t local_sizes[] = {1, 3, 7, 16, 17, 64, 256, 0};
 enum { local_size_count = sizeof local_sizes / sizeof *local_sizes };
 
-static cl_mem buffer(size_t size, const void *data) {
-  cl_int error = CL_SUCCESS;
-  cl_mem mem = clCreateBuffer(
-      context, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0), size,
-      (void *)data, &error);
-  REQUIRE(error == CL_SUCCESS);
-  return mem;
-}
-
 /* Runs `kernel` over `n` items (rounded up to the local size) and reads
  * `size` bytes of the last argument-buffer `out` back into `result`. */
 static void run(cl_kernel kernel, size_t local, size_t n, cl_mem out,
@@ -324,8 +315,8 @@ static cl_kernel kernel_named(const char *name) {
 static void bind_in_out(cl_kernel kernel, const void *in, size_t in_size,
                         size_t out_size, cl_mem *in_mem, cl_mem *out_mem) {
   int n = items;
-  *in_mem = buffer(in_size, in);
-  *out_mem = buffer(out_size, NULL);
+  *in_mem = cl_test_buffer(context, in_size, in);
+  *out_mem = cl_test_buffer(context, out_size, NULL);
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof *in_mem, in_mem));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof *out_mem, out_mem));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof n, &n));
@@ -373,7 +364,7 @@ static int pick_item(int g) { return pick_ref(g, input[g]); }
 
 static void check_escape(void) {
   cl_kernel kernel = kernel_named("escape");
-  cl_mem out_mem = buffer(items * sizeof(int), NULL);
+  cl_mem out_mem = cl_test_buffer(context, items * sizeof(int), NULL);
   int w = width, n = items;
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof out_mem, &out_mem));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof w, &w));
@@ -485,8 +476,8 @@ static void check_math(void) {
 
 static void check_counts(void) {
   cl_kernel kernel = kernel_named("counts");
-  cl_mem in_mem = buffer(sizeof input, input);
-  cl_mem hist_mem = buffer(17 * sizeof(int), NULL);
+  cl_mem in_mem = cl_test_buffer(context, sizeof input, input);
+  cl_mem hist_mem = cl_test_buffer(context, 17 * sizeof(int), NULL);
   int n = items;
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof in_mem, &in_mem));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof hist_mem, &hist_mem));
@@ -512,7 +503,7 @@ static void check_counts(void) {
 /* printf from a divergent loop: every line once, each item's in order. */
 static void check_say(void) {
   cl_kernel kernel = kernel_named("say");
-  cl_mem in_mem = buffer(sizeof input, input);
+  cl_mem in_mem = cl_test_buffer(context, sizeof input, input);
   int n = items;
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof in_mem, &in_mem));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof n, &n));
@@ -558,8 +549,8 @@ static void check_grid_sum(void) {
   enum { count = 100003, groups = 6 };
   static float in[count];
   for (int i = 0; i < count; i++) in[i] = (float)(i % 17);
-  cl_mem in_mem = buffer(sizeof in, in);
-  cl_mem out_mem = buffer(groups * sizeof(float), NULL);
+  cl_mem in_mem = cl_test_buffer(context, sizeof in, in);
+  cl_mem out_mem = cl_test_buffer(context, groups * sizeof(float), NULL);
   cl_uint n = count;
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof in_mem, &in_mem));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof out_mem, &out_mem));

@@ -106,15 +106,6 @@ static const char source[] =
     "  out[i] = sin(x) + exp(x) + sqrt(x);\n"
     "}\n";
 
-static cl_mem buffer(size_t size, const void *data) {
-  cl_int error = CL_SUCCESS;
-  cl_mem mem = clCreateBuffer(
-      context, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0), size,
-      (void *)data, &error);
-  REQUIRE(error == CL_SUCCESS && mem);
-  return mem;
-}
-
 static void read_back(cl_mem mem, size_t size, void *out) {
   CHECK_CL_SUCCESS(
       clEnqueueReadBuffer(queue, mem, CL_TRUE, 0, size, out, 0, NULL, NULL));
@@ -139,7 +130,7 @@ static void check_ids(cl_kernel kernel, cl_uint dims, const size_t *global,
   }
   size_t items = g[0] * g[1] * g[2];
   enum { stride = 16 };
-  cl_mem out = buffer(items * stride * sizeof(cl_uint), NULL);
+  cl_mem out = cl_test_buffer(context, items * stride * sizeof(cl_uint), NULL);
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof out, &out));
   CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, dims, offset, global,
                                           local, 0, NULL, NULL));
@@ -201,7 +192,7 @@ static void check_row_ids(cl_kernel looped, cl_kernel flat, size_t width,
                           size_t height, size_t local_x, size_t local_y,
                           size_t offset) {
   size_t items = width * height;
-  cl_mem out = buffer(items * 6 * sizeof(cl_uint), NULL);
+  cl_mem out = cl_test_buffer(context, items * 6 * sizeof(cl_uint), NULL);
   cl_uint offset_arg = (cl_uint)offset, width_arg = (cl_uint)width;
   size_t global[2] = {width, height}, local[2] = {local_x, local_y};
   size_t origin[2] = {offset, 0};
@@ -281,8 +272,9 @@ static void test_local_half_records(void) {
     cl_uint bits = (cl_uint)(k * 2654435761u); /* every class of float */
     memcpy(&in[k], &bits, sizeof bits);
   }
-  cl_mem p = buffer(sizeof in, in);
-  cl_mem a = buffer(16 * n, NULL), b = buffer(16 * n, NULL);
+  cl_mem p = cl_test_buffer(context, sizeof in, in);
+  cl_mem a = cl_test_buffer(context, 16 * n, NULL),
+         b = cl_test_buffer(context, 16 * n, NULL);
   static cl_ushort got[8 * n], want[8 * n];
   const size_t locals[] = {1, 16, 64, 128};
   for (size_t l = 0; l < sizeof locals / sizeof *locals; l++) {
@@ -316,7 +308,8 @@ static void test_saxpy(cl_program program) {
     x[i] = (float)(i % 13) - 3.0f;
     y[i] = (float)i * 0.5f;
   }
-  cl_mem bx = buffer(sizeof x, x), by = buffer(sizeof y, y);
+  cl_mem bx = cl_test_buffer(context, sizeof x, x),
+         by = cl_test_buffer(context, sizeof y, y);
   cl_kernel kernel = kernel_of(program, "saxpy");
   float a = 2.5f;
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof a, &a));
@@ -354,7 +347,7 @@ static void test_by_value(cl_program program) {
   triple t = {3, 0.5f, 1000};
   cl_int4 v = {{1, 2, 3, 4}};
   cl_float2 f = {{1.5f, 4.0f}};
-  cl_mem out = buffer(n * sizeof(float), NULL);
+  cl_mem out = cl_test_buffer(context, n * sizeof(float), NULL);
   CHECK_CL(CL_INVALID_ARG_SIZE, clSetKernelArg(kernel, 0, 12, &t));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof t, &t));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof v, &v));
@@ -380,7 +373,8 @@ static void test_local_arg(cl_program program) {
   enum { n = 512 };
   cl_int in[n], got[n];
   for (int i = 0; i < n; i++) in[i] = i * 7 - 100;
-  cl_mem bin = buffer(sizeof in, in), bout = buffer(sizeof got, NULL);
+  cl_mem bin = cl_test_buffer(context, sizeof in, in),
+         bout = cl_test_buffer(context, sizeof got, NULL);
   cl_kernel kernel = kernel_of(program, "local_copy");
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof bin, &bin));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof bout, &bout));
@@ -426,7 +420,7 @@ static void test_reqd_size(cl_program program) {
       compiled, NULL));
   CHECK(compiled[0] == 8 && compiled[1] == 2 && compiled[2] == 1);
   enum { w = 32, h = 6 };
-  cl_mem out = buffer(w * h * sizeof(cl_int), NULL);
+  cl_mem out = cl_test_buffer(context, w * h * sizeof(cl_int), NULL);
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof out, &out));
   size_t global[2] = {w, h}, right[2] = {8, 2}, wrong_size[2] = {16, 2};
   CHECK_CL(CL_INVALID_WORK_GROUP_SIZE,
@@ -452,7 +446,7 @@ static void test_reqd_size(cl_program program) {
 
 static void test_task_and_null(cl_program program) {
   cl_kernel kernel = kernel_of(program, "task");
-  cl_mem out = buffer(sizeof(cl_int) * 8, NULL);
+  cl_mem out = cl_test_buffer(context, sizeof(cl_int) * 8, NULL);
   cl_int n = 100;
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof out, &out));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof n, &n));
@@ -487,7 +481,8 @@ static void test_barriers(cl_program program) {
   enum { n = 1024, group = 64 };
   static cl_int in[n], sums[n / group], data[n];
   for (int i = 0; i < n; i++) in[i] = i * 3 - 700;
-  cl_mem bin = buffer(sizeof in, in), bsums = buffer(sizeof sums, NULL);
+  cl_mem bin = cl_test_buffer(context, sizeof in, in),
+         bsums = cl_test_buffer(context, sizeof sums, NULL);
   cl_kernel kernel = kernel_of(program, "reduce");
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof bin, &bin));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof bsums, &bsums));
@@ -507,7 +502,7 @@ static void test_barriers(cl_program program) {
 
   /* A kernel-scope __local array: per work-group, and reported. */
   kernel = kernel_of(program, "reverse");
-  cl_mem bdata = buffer(sizeof in, in);
+  cl_mem bdata = cl_test_buffer(context, sizeof in, in);
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof bdata, &bdata));
   local = 32;
   CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
@@ -533,7 +528,7 @@ static void test_barriers(cl_program program) {
 static void test_math(cl_program program) {
   enum { n = 1000 };
   static float got[n];
-  cl_mem out = buffer(sizeof got, NULL);
+  cl_mem out = cl_test_buffer(context, sizeof got, NULL);
   cl_kernel kernel = kernel_of(program, "math");
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof out, &out));
   size_t global = n;
@@ -579,10 +574,13 @@ static void test_division(void) {
     b[i] = i % 4 == 0 ? 0 : i % 4 == 1 ? -1 : 7 - i;
   }
   cl_program program = cl_test_build(context, device, text, NULL);
-  cl_mem in_a = buffer(sizeof a, a), in_b = buffer(sizeof b, b);
-  cl_mem out_q = buffer(sizeof q, NULL), out_r = buffer(sizeof r, NULL);
-  cl_mem out_lq = buffer(sizeof lq, NULL), out_uq = buffer(sizeof uq, NULL);
-  cl_mem out_q4 = buffer(sizeof q4, NULL);
+  cl_mem in_a = cl_test_buffer(context, sizeof a, a),
+         in_b = cl_test_buffer(context, sizeof b, b);
+  cl_mem out_q = cl_test_buffer(context, sizeof q, NULL),
+         out_r = cl_test_buffer(context, sizeof r, NULL);
+  cl_mem out_lq = cl_test_buffer(context, sizeof lq, NULL),
+         out_uq = cl_test_buffer(context, sizeof uq, NULL);
+  cl_mem out_q4 = cl_test_buffer(context, sizeof q4, NULL);
   cl_kernel kernel = kernel_of(program, "divide");
   cl_mem args[] = {in_a, in_b, out_q, out_r, out_lq, out_uq};
   for (cl_uint i = 0; i < 6; i++) {
@@ -647,8 +645,9 @@ static void test_uniform_loops(void) {
   for (int i = 0; i < 4 * n; i++) pos[i] = (float)((i * 37) % 101) / 9.0f;
   cl_program program = cl_test_build(context, device, text, NULL);
   cl_kernel kernel = kernel_of(program, "forces");
-  cl_mem bcounters = buffer(8 * sizeof(cl_int), NULL);
-  cl_mem bacc = buffer(sizeof acc, NULL), bpos = buffer(sizeof pos, pos);
+  cl_mem bcounters = cl_test_buffer(context, 8 * sizeof(cl_int), NULL);
+  cl_mem bacc = cl_test_buffer(context, sizeof acc, NULL),
+         bpos = cl_test_buffer(context, sizeof pos, pos);
   cl_int count = n;
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof bcounters, &bcounters));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof bacc, &bacc));
@@ -707,7 +706,7 @@ static void test_local_addresses(void) {
   enum { n = 32 };
   static unsigned got[n];
   cl_program program = cl_test_build(context, device, text, NULL);
-  cl_mem out = buffer(sizeof got, NULL);
+  cl_mem out = cl_test_buffer(context, sizeof got, NULL);
   cl_kernel kernel = kernel_of(program, "k");
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof out, &out));
   size_t global = n;
@@ -738,7 +737,7 @@ static void test_unsupported(cl_program program) {
   cl_sampler sampler = clCreateSampler(context, CL_FALSE, CL_ADDRESS_NONE,
                                        CL_FILTER_NEAREST, &error);
   CHECK_CL_SUCCESS(error);
-  cl_mem out = buffer(4 * sizeof(float), NULL);
+  cl_mem out = cl_test_buffer(context, 4 * sizeof(float), NULL);
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof image, &image));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof sampler, &sampler));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof out, &out));
@@ -786,7 +785,8 @@ static void *race_thread(void *data) {
     x[i] = (float)(i % 7) + 1.0f;
     y[i] = (float)i;
   }
-  cl_mem bx = buffer(sizeof x, x), by = buffer(sizeof y, y);
+  cl_mem bx = cl_test_buffer(context, sizeof x, x),
+         by = cl_test_buffer(context, sizeof y, y);
   float a = 3.0f;
   clSetKernelArg(kernel, 0, sizeof a, &a);
   clSetKernelArg(kernel, 1, sizeof bx, &bx);
@@ -869,7 +869,7 @@ static void test_printf(void) {
 
 static void test_enqueue_errors(cl_program program) {
   cl_kernel kernel = kernel_of(program, "ids");
-  cl_mem out = buffer(4096, NULL);
+  cl_mem out = cl_test_buffer(context, 4096, NULL);
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof out, &out));
   size_t global[3] = {16, 16, 16}, local[3] = {4, 4, 4};
   CHECK_CL(CL_INVALID_WORK_DIMENSION,

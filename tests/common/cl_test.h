@@ -66,6 +66,17 @@ static inline cl_command_queue cl_test_queue(cl_context context,
   return queue;
 }
 
+/* A read-write buffer of `size` bytes, copied from `data` unless NULL. */
+static inline cl_mem cl_test_buffer(cl_context context, size_t size,
+                                    const void *data) {
+  cl_int error = CL_SUCCESS;
+  cl_mem mem = clCreateBuffer(
+      context, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0), size,
+      (void *)data, &error);
+  REQUIRE(error == CL_SUCCESS && mem != NULL);
+  return mem;
+}
+
 /* The build log of `program` (malloc'd; "" if none). */
 static inline char *cl_test_build_log(cl_program program, cl_device_id device) {
   size_t size = 0;
