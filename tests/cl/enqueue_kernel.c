@@ -22,15 +22,6 @@ static cl_kernel kernel_named(const char *name) {
   return kernel;
 }
 
-static cl_mem buffer_with(size_t size, const void *data) {
-  cl_int error = CL_SUCCESS;
-  cl_mem buffer = clCreateBuffer(
-      context, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0), size,
-      (void *)data, &error);
-  REQUIRE(error == CL_SUCCESS && buffer != NULL);
-  return buffer;
-}
-
 static void read_back(cl_mem buffer, size_t size, void *out) {
   CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, size, out, 0,
                                        NULL, NULL));
@@ -49,8 +40,9 @@ static void test_vector_add(void) {
     a[i] = (float)i;
     b[i] = 0.5f * (float)i;
   }
-  cl_mem ma = buffer_with(sizeof a, a), mb = buffer_with(sizeof b, b);
-  cl_mem mc = buffer_with(sizeof c, NULL);
+  cl_mem ma = cl_test_buffer(context, sizeof a, a),
+         mb = cl_test_buffer(context, sizeof b, b);
+  cl_mem mc = cl_test_buffer(context, sizeof c, NULL);
   cl_kernel kernel = kernel_named("vector_add");
   set_mem(kernel, 0, ma);
   set_mem(kernel, 1, mb);
@@ -95,9 +87,9 @@ static void test_copy_and_fill(void) {
   enum { n = 4096 };
   static unsigned char src[n], dst[n];
   for (int i = 0; i < n; i++) src[i] = (unsigned char)(i * 7 + 3);
-  cl_mem msrc = buffer_with(n, src);
+  cl_mem msrc = cl_test_buffer(context, n, src);
   memset(dst, 0xee, n);
-  cl_mem mdst = buffer_with(n, dst);
+  cl_mem mdst = cl_test_buffer(context, n, dst);
   cl_kernel copy = kernel_named("copy_buffer");
   set_mem(copy, 0, msrc);
   set_mem(copy, 1, mdst);
@@ -116,7 +108,7 @@ static void test_copy_and_fill(void) {
   enum { words = 300 };
   cl_uint values[words];
   memset(values, 0, sizeof values);
-  cl_mem mvalues = buffer_with(sizeof values, values);
+  cl_mem mvalues = cl_test_buffer(context, sizeof values, values);
   cl_kernel fill = kernel_named("fill_buffer");
   set_mem(fill, 0, mvalues);
   cl_uint pattern = 0xdeadbeefu;
@@ -164,12 +156,12 @@ static void test_local_reduce(void) {
     in[i] = i * 3 - 500;
     total += in[i];
   }
-  cl_mem min = buffer_with(sizeof in, in);
+  cl_mem min = cl_test_buffer(context, sizeof in, in);
   cl_kernel kernel = kernel_named("local_reduce");
   set_mem(kernel, 0, min);
   /* Explicit local size 64: sixteen sums of sixteen groups. */
   memset(out, 0, sizeof out);
-  cl_mem mout = buffer_with(sizeof out, out);
+  cl_mem mout = cl_test_buffer(context, sizeof out, out);
   set_mem(kernel, 1, mout);
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, 64 * sizeof(cl_int), NULL));
   size_t global = n, local = 64;
@@ -225,8 +217,9 @@ static void check_record_ids(cl_uint dim, const size_t *offset,
   cl_uint *ids = calloc(items * RECORD_FIELDS, sizeof *ids);
   cl_uint *counts = calloc(items, sizeof *counts);
   REQUIRE(ids && counts);
-  cl_mem mids = buffer_with(items * RECORD_FIELDS * sizeof *ids, ids);
-  cl_mem mcounts = buffer_with(items * sizeof *counts, counts);
+  cl_mem mids =
+      cl_test_buffer(context, items * RECORD_FIELDS * sizeof *ids, ids);
+  cl_mem mcounts = cl_test_buffer(context, items * sizeof *counts, counts);
   cl_kernel kernel = kernel_named("record_ids");
   set_mem(kernel, 0, mids);
   set_mem(kernel, 1, mcounts);
@@ -299,8 +292,8 @@ static void test_record_ids(void) {
 
   /* A task: one work-item with 1 dimension. */
   cl_uint ids[RECORD_FIELDS] = {0}, count = 0;
-  cl_mem mids = buffer_with(sizeof ids, ids);
-  cl_mem mcount = buffer_with(sizeof count, &count);
+  cl_mem mids = cl_test_buffer(context, sizeof ids, ids);
+  cl_mem mcount = cl_test_buffer(context, sizeof count, &count);
   cl_kernel kernel = kernel_named("record_ids");
   set_mem(kernel, 0, mids);
   set_mem(kernel, 1, mcount);
@@ -324,7 +317,7 @@ static void test_sub_buffer(void) {
   size_t total = origin + size + 256;
   cl_uint *values = calloc(total / sizeof(cl_uint) + 1, sizeof *values);
   REQUIRE(values != NULL);
-  cl_mem parent = buffer_with(total, values);
+  cl_mem parent = cl_test_buffer(context, total, values);
   cl_int error = CL_SUCCESS;
   cl_buffer_region region = {origin, size};
   cl_mem sub = clCreateSubBuffer(parent, CL_MEM_READ_WRITE,
@@ -377,7 +370,8 @@ static void test_native(void) {
   cl_int in[n], out[n];
   for (int i = 0; i < n; i++) in[i] = i * i;
   memset(out, 0, sizeof out);
-  cl_mem min = buffer_with(sizeof in, in), mout = buffer_with(sizeof out, out);
+  cl_mem min = cl_test_buffer(context, sizeof in, in),
+         mout = cl_test_buffer(context, sizeof out, out);
   native_args args = {NULL, NULL, n, 10};
   cl_mem mems[] = {min, mout};
   const void *locations[] = {&args.in, &args.out};
@@ -446,7 +440,7 @@ static void test_native(void) {
 
 static void test_errors(void) {
   cl_kernel kernel = kernel_named("fill_buffer");
-  cl_mem buffer = buffer_with(4096, NULL);
+  cl_mem buffer = cl_test_buffer(context, 4096, NULL);
   size_t global[3] = {16, 1, 1}, local[3] = {4, 1, 1};
 
   /* Arguments unset, then only some set. */
@@ -584,7 +578,7 @@ static void test_user_event_gate(void) {
   cl_int error = CL_SUCCESS;
   cl_kernel kernel = kernel_named("fill_buffer");
   cl_uint values[64] = {0};
-  cl_mem buffer = buffer_with(sizeof values, values);
+  cl_mem buffer = cl_test_buffer(context, sizeof values, values);
   set_mem(kernel, 0, buffer);
   cl_uint value = 42;
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof value, &value));
@@ -645,7 +639,7 @@ static void *launch_many(void *data) {
   enum { n = 256 };
   cl_kernel kernel = kernel_named("fill_buffer");
   cl_uint values[n];
-  cl_mem buffer = buffer_with(sizeof values, NULL);
+  cl_mem buffer = cl_test_buffer(context, sizeof values, NULL);
   set_mem(kernel, 0, buffer);
   for (int round = 0; round < 50; round++) {
     cl_uint value = (cl_uint)(self->index * 1000 + round);
