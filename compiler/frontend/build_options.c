@@ -181,6 +181,8 @@ static char *cc_parse_word(cc_build_options *out, const char *word,
       out->cl_std = "CL1.1";
     else if (strcmp(std, "CL1.2") == 0)
       out->cl_std = "CL1.2";
+    else if (strcmp(std, "CL3.0") == 0)
+      out->cl_std = "CL3.0";
     else
       return cc_or_oom(cc_format("unsupported OpenCL C version '%s'", word), oom);
     return NULL;

@@ -28,7 +28,9 @@ typedef struct cc_build_options {
   char **args;      /* clang -cc1 arguments, each malloc'd */
   size_t num_args;
   size_t capacity;
-  const char *cl_std; /* "CL1.1" or "CL1.2" (the default) */
+  /* "CL1.1", "CL1.2" (the default) or "CL3.0" (the OpenCL layer allows it
+   * only for a device that reports OpenCL 3.0) */
+  const char *cl_std;
   unsigned flags;     /* CC_OPTION_* */
 } cc_build_options;
 

@@ -43,6 +43,21 @@ static const char cc_prelude[] =
   "+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"          \
   "+cl_khr_3d_image_writes"
 
+/* OpenCL C 3.0's optional features the CPU device has, as
+ * CL_DEVICE_OPENCL_C_FEATURES lists them: images (3D writes too), doubles,
+ * 64-bit integers, and C11-style atomics of every order and scope (the
+ * builtin library's compiler/builtins/atomics). Clang takes the first
+ * ones as extensions; the atomic order and scope features are macros its
+ * headers only read. compiler/builtins/meson.build compiles the library's
+ * OpenCL C 3.0 part with the same. */
+static const char *const cc_opencl_c_3_0_args[] = {
+    "-cl-ext=+__opencl_c_images,+__opencl_c_3d_image_writes,"
+    "+__opencl_c_fp64,+__opencl_c_int64,+__opencl_c_atomic_order_acq_rel",
+    "-D__opencl_c_atomic_order_seq_cst=1",
+    "-D__opencl_c_atomic_scope_device=1",
+    "-D__opencl_c_atomic_scope_all_devices=1",
+};
+
 /* Fixed arguments before the user's. Clang defines __ENDIAN_LITTLE__ and
  * CL_VERSION_1_x itself, but for x86 neither __OPENCL_VERSION__ (the
  * device's version, whatever -cl-std says) nor __IMAGE_SUPPORT__. -O2
@@ -127,8 +142,10 @@ static cc_frontend_result cc_compile_here(LLVMContextRef context,
   cc_frontend_result result = CC_FRONTEND_OUT_OF_MEMORY;
   char *log = NULL;
   size_t num_fixed = sizeof(cc_fixed_args) / sizeof(*cc_fixed_args);
-  /* fixed, -cl-std=, user options, "-x", "cl", the source */
-  size_t num_args = num_fixed + 1 + parsed.num_args + 3;
+  size_t num_features =
+      sizeof(cc_opencl_c_3_0_args) / sizeof(*cc_opencl_c_3_0_args);
+  /* fixed, -cl-std=, 3.0 features, user options, "-x", "cl", the source */
+  size_t num_args = num_fixed + 1 + num_features + parsed.num_args + 3;
   const char **args = malloc(num_args * sizeof(*args));
   /* the source, the headers, the prelude */
   cc_shim_file *files = calloc(num_headers + 2, sizeof(*files));
@@ -139,6 +156,11 @@ static cc_frontend_result cc_compile_here(LLVMContextRef context,
   size_t n = 0;
   for (size_t i = 0; i < num_fixed; i++) args[n++] = cc_fixed_args[i];
   args[n++] = std_arg;
+  if (strcmp(parsed.cl_std, "CL3.0") == 0) {
+    for (size_t i = 0; i < num_features; i++) {
+      args[n++] = cc_opencl_c_3_0_args[i];
+    }
+  }
   for (size_t i = 0; i < parsed.num_args; i++) args[n++] = parsed.args[i];
   args[n++] = "-x";
   args[n++] = "cl";

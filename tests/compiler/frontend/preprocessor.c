@@ -60,6 +60,31 @@ int main(void) {
   CHECK(fe_log_has("popcount"));
   CHECK_INT(CC_FRONTEND_INVALID_OPTIONS, fe_compile(popcount, "-cl-std=CL2.0"));
 
+  /* OpenCL C 3.0: the features the device has, and only those. */
+  CHECK_INT(
+      CC_FRONTEND_SUCCESS,
+      fe_if("__OPENCL_C_VERSION__ == 300 && defined(__opencl_c_images) && "
+            "defined(__opencl_c_3d_image_writes) && "
+            "defined(__opencl_c_fp64) && defined(__opencl_c_int64) && "
+            "defined(__opencl_c_atomic_order_acq_rel) && "
+            "defined(__opencl_c_atomic_order_seq_cst) && "
+            "defined(__opencl_c_atomic_scope_device) && "
+            "defined(__opencl_c_atomic_scope_all_devices) && "
+            "!defined(__opencl_c_generic_address_space) && "
+            "!defined(__opencl_c_subgroups) && "
+            "!defined(__opencl_c_pipes) && "
+            "!defined(__opencl_c_device_enqueue) && "
+            "!defined(__opencl_c_read_write_images) && "
+            "!defined(__opencl_c_program_scope_global_variables) && "
+            "!defined(__opencl_c_work_group_collective_functions) && "
+            "!defined(__opencl_c_fp16)",
+            "-cl-std=CL3.0"));
+  /* ... and no 3.0 feature in 1.2. */
+  CHECK_INT(CC_FRONTEND_SUCCESS,
+            fe_if("!defined(__opencl_c_images) && "
+                  "!defined(__opencl_c_atomic_scope_device)",
+                  "-cl-std=CL1.2"));
+
   /* Every option of the list is accepted by Clang too. */
   CHECK_INT(CC_FRONTEND_SUCCESS,
             fe_compile(popcount,
@@ -75,8 +100,8 @@ int main(void) {
   CHECK(!fe_log_has("warning"));
 
   /* Unknown or malformed options. */
-  const char *bad[] = {"-cl-unknown", "-O3", "-D", "-cl-std=CL3.0", "-Wall",
-                       "-I", "--", "-D 9x"};
+  const char *bad[] = {"-cl-unknown", "-O3", "-D", "-cl-std=CL2.0",
+                       "-Wall",       "-I",  "--", "-D 9x"};
   for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
     CHECK_INT(CC_FRONTEND_INVALID_OPTIONS, fe_compile(popcount, bad[i]));
     CHECK(fe_log_has("error"));
