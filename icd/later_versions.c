@@ -23,6 +23,18 @@ static cl_int fail(cl_int *errcode_ret, cl_int error) {
 
 /* ---- Served with 1.2 objects ------------------------------------------- */
 
+/* The object made, keeping the property list it was made with (queried
+ * as CL_*_PROPERTIES); NULL if either failed. */
+static void *with_properties(void *made, const cl_properties *properties,
+                             cl_int *errcode_ret) {
+  if (!made) return NULL;
+  cl_int error = clx_keep_properties((clx_object *)made, properties);
+  if (error == CL_SUCCESS) return made;
+  clx_release((clx_object *)made);
+  fail(errcode_ret, error);
+  return NULL;
+}
+
 /* clmux knows no 3.0 memory property: an empty list or none at all. */
 static bool no_memory_properties(const cl_mem_properties *properties) {
   return !properties || properties[0] == 0;
@@ -39,7 +51,9 @@ cl_mem CL_API_CALL clx_create_buffer_with_properties(
     fail(errcode_ret, CL_INVALID_PROPERTY);
     return NULL;
   }
-  return clCreateBuffer(context, flags, size, host_ptr, errcode_ret);
+  return with_properties(
+      clCreateBuffer(context, flags, size, host_ptr, errcode_ret), properties,
+      errcode_ret);
 }
 
 cl_mem CL_API_CALL clx_create_image_with_properties(
@@ -54,8 +68,9 @@ cl_mem CL_API_CALL clx_create_image_with_properties(
     fail(errcode_ret, CL_INVALID_PROPERTY);
     return NULL;
   }
-  return clCreateImage(context, flags, image_format, image_desc, host_ptr,
-                       errcode_ret);
+  return with_properties(clCreateImage(context, flags, image_format, image_desc,
+                                       host_ptr, errcode_ret),
+                         properties, errcode_ret);
 }
 
 /* The 2.0 property list of the three 1.2 sampler settings, each at most
@@ -96,7 +111,9 @@ cl_sampler CL_API_CALL clx_create_sampler_with_properties(
     }
     seen |= bit;
   }
-  return clCreateSampler(context, normalized, addressing, filter, errcode_ret);
+  return with_properties(
+      clCreateSampler(context, normalized, addressing, filter, errcode_ret),
+      properties, errcode_ret);
 }
 
 /* 1.2's property bits; on-device queues (and their CL_QUEUE_SIZE) are not
@@ -115,7 +132,9 @@ cl_command_queue CL_API_CALL clx_create_command_queue_with_properties(
       return NULL;
     }
   }
-  return clCreateCommandQueue(context, device, bits, errcode_ret);
+  return with_properties(
+      clCreateCommandQueue(context, device, bits, errcode_ret), properties,
+      errcode_ret);
 }
 
 /* ---- Features clmux's 1.2 device does not have ------------------------- */

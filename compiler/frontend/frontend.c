@@ -43,40 +43,85 @@ static const char cc_prelude[] =
   "+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"          \
   "+cl_khr_3d_image_writes"
 
-/* OpenCL C 3.0's optional features the CPU device has, as
- * CL_DEVICE_OPENCL_C_FEATURES lists them: images (3D writes too), doubles,
- * 64-bit integers, and C11-style atomics of every order and scope (the
- * builtin library's compiler/builtins/atomics). Clang takes the first
- * ones as extensions; the atomic order and scope features are macros its
- * headers only read. compiler/builtins/meson.build compiles the library's
- * OpenCL C 3.0 part with the same. */
-static const char *const cc_opencl_c_3_0_args[] = {
-    "-cl-ext=+__opencl_c_images,+__opencl_c_3d_image_writes,"
-    "+__opencl_c_fp64,+__opencl_c_int64,+__opencl_c_atomic_order_acq_rel",
-    "-D__opencl_c_atomic_order_seq_cst=1",
-    "-D__opencl_c_atomic_scope_device=1",
-    "-D__opencl_c_atomic_scope_all_devices=1",
+/* OpenCL C 3.0's optional features the CPU device has: images (3D writes
+ * too), doubles, 64-bit integers, and C11-style atomics of every order and
+ * scope (the builtin library's compiler/builtins/c11_atomics, which
+ * compiler/builtins/meson.build compiles with the same). Clang takes the
+ * first five as extensions (-cl-ext); the others are macros its headers
+ * only read (-D). */
+enum { CC_FEATURES_AS_EXTENSIONS = 5 };
+const char *const cc_opencl_c_features[] = {
+    "__opencl_c_images",
+    "__opencl_c_3d_image_writes",
+    "__opencl_c_fp64",
+    "__opencl_c_int64",
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_atomic_scope_all_devices",
 };
+const size_t cc_opencl_c_feature_count =
+    sizeof cc_opencl_c_features / sizeof *cc_opencl_c_features;
+
+/* The arguments that give Clang the features (malloc'd strings in
+ * args[0..count)), or false when out of memory. */
+static bool cc_feature_args(char **args, size_t *count) {
+  size_t length = strlen("-cl-ext=") + 1;
+  for (size_t i = 0; i < CC_FEATURES_AS_EXTENSIONS; i++) {
+    length += strlen(cc_opencl_c_features[i]) + 2;
+  }
+  *count = 0;
+  char *extensions = malloc(length);
+  if (!extensions) return false;
+  strcpy(extensions, "-cl-ext=");
+  for (size_t i = 0; i < CC_FEATURES_AS_EXTENSIONS; i++) {
+    strcat(extensions, i ? ",+" : "+");
+    strcat(extensions, cc_opencl_c_features[i]);
+  }
+  args[(*count)++] = extensions;
+  for (size_t i = CC_FEATURES_AS_EXTENSIONS; i < cc_opencl_c_feature_count;
+       i++) {
+    char *define = malloc(strlen(cc_opencl_c_features[i]) + 5);
+    if (!define) return false;
+    strcpy(define, "-D");
+    strcat(define, cc_opencl_c_features[i]);
+    strcat(define, "=1");
+    args[(*count)++] = define;
+  }
+  return true;
+}
+
+#define CC_STRING(x) CC_STRING_OF(x)
+#define CC_STRING_OF(x) #x
 
 /* Fixed arguments before the user's. Clang defines __ENDIAN_LITTLE__ and
  * CL_VERSION_1_x itself, but for x86 neither __OPENCL_VERSION__ (the
  * device's version, whatever -cl-std says) nor __IMAGE_SUPPORT__. -O2
  * with -disable-llvm-passes avoids -O0's optnone/noinline. */
 static const char *const cc_fixed_args[] = {
-    "-triple", "x86_64-unknown-linux-gnu",
+    "-triple",
+    "x86_64-unknown-linux-gnu",
     "-emit-llvm-only",
-    "-O2", "-disable-llvm-passes",
-    "-fdeclare-opencl-builtins", "-finclude-default-header",
+    "-O2",
+    "-disable-llvm-passes",
+    "-fdeclare-opencl-builtins",
+    "-finclude-default-header",
     "-ffake-address-space-map",
     "-cl-kernel-arg-info",
     /* `#pragma clang __debug crash` and friends must not end the host. */
     "-disable-pragma-debug-crash",
     CC_EXTENSIONS,
-    "-D__OPENCL_VERSION__=120", "-D__IMAGE_SUPPORT__=1",
-    "-internal-isystem", CC_CLANG_RESOURCE_DIR "/include",
-    "-resource-dir", CC_CLANG_RESOURCE_DIR,
-    "-I", CC_VIRTUAL_DIR,
-    "-include", CC_PRELUDE_PATH,
+    "-D__OPENCL_VERSION__=" CC_STRING(CC_OPENCL_VERSION_MAJOR)
+        CC_STRING(CC_OPENCL_VERSION_MINOR) "0",
+    "-D__IMAGE_SUPPORT__=1",
+    "-internal-isystem",
+    CC_CLANG_RESOURCE_DIR "/include",
+    "-resource-dir",
+    CC_CLANG_RESOURCE_DIR,
+    "-I",
+    CC_VIRTUAL_DIR,
+    "-include",
+    CC_PRELUDE_PATH,
 };
 
 static char *cc_strdup(const char *text) {
@@ -142,10 +187,11 @@ static cc_frontend_result cc_compile_here(LLVMContextRef context,
   cc_frontend_result result = CC_FRONTEND_OUT_OF_MEMORY;
   char *log = NULL;
   size_t num_fixed = sizeof(cc_fixed_args) / sizeof(*cc_fixed_args);
-  size_t num_features =
-      sizeof(cc_opencl_c_3_0_args) / sizeof(*cc_opencl_c_3_0_args);
   /* fixed, -cl-std=, 3.0 features, user options, "-x", "cl", the source */
-  size_t num_args = num_fixed + 1 + num_features + parsed.num_args + 3;
+  size_t num_args =
+      num_fixed + 1 + cc_opencl_c_feature_count + parsed.num_args + 3;
+  char *features[sizeof cc_opencl_c_features / sizeof *cc_opencl_c_features];
+  size_t num_features = 0;
   const char **args = malloc(num_args * sizeof(*args));
   /* the source, the headers, the prelude */
   cc_shim_file *files = calloc(num_headers + 2, sizeof(*files));
@@ -157,9 +203,8 @@ static cc_frontend_result cc_compile_here(LLVMContextRef context,
   for (size_t i = 0; i < num_fixed; i++) args[n++] = cc_fixed_args[i];
   args[n++] = std_arg;
   if (strcmp(parsed.cl_std, "CL3.0") == 0) {
-    for (size_t i = 0; i < num_features; i++) {
-      args[n++] = cc_opencl_c_3_0_args[i];
-    }
+    if (!cc_feature_args(features, &num_features)) goto done;
+    for (size_t i = 0; i < num_features; i++) args[n++] = features[i];
   }
   for (size_t i = 0; i < parsed.num_args; i++) args[n++] = parsed.args[i];
   args[n++] = "-x";
@@ -197,6 +242,7 @@ static cc_frontend_result cc_compile_here(LLVMContextRef context,
   }
 
 done:
+  for (size_t i = 0; i < num_features; i++) free(features[i]);
   if (files)
     for (size_t i = 1; i <= num_headers; i++) free((char *)files[i].path);
   free(files);

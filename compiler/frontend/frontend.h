@@ -10,9 +10,16 @@
 #ifndef CLMUX_COMPILER_FRONTEND_H
 #define CLMUX_COMPILER_FRONTEND_H
 
+#include <llvm-c/Types.h>
 #include <stddef.h>
 
-#include <llvm-c/Types.h>
+#include "opencl_version.h"
+
+/* OpenCL C 3.0's optional features the CPU device has, in the order
+ * CL_DEVICE_OPENCL_C_FEATURES lists them; -cl-std=CL3.0 compiles with
+ * exactly these. */
+extern const char *const cc_opencl_c_features[];
+extern const size_t cc_opencl_c_feature_count;
 
 /* One in-memory header, as clCompileProgram's input_headers and
  * header_include_names give it: `#include "name"` finds `text`. */

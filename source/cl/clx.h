@@ -36,15 +36,17 @@
 #ifndef CLMUX_CL_CLX_H
 #define CLMUX_CL_CLX_H
 
-/* The front-end is 1.2; the ICD's table of every version's entry points
- * (icd/) includes this header after asking for the 3.0 headers. */
+/* The 3.0 headers: every version's names (queries of 2.x and 3.0 too);
+ * the deprecated 1.x entry points stay declared. */
 #ifndef CL_TARGET_OPENCL_VERSION
-#define CL_TARGET_OPENCL_VERSION 120
+#define CL_TARGET_OPENCL_VERSION 300
 #endif
 #define CL_USE_DEPRECATED_OPENCL_1_0_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #define CL_USE_DEPRECATED_OPENCL_2_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS
 #include <CL/cl_icd.h>
 #include <mux/mux.h>
 #include <pthread.h>
@@ -52,6 +54,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "opencl_version.h"
 
 /* Every OpenCL entry point is exported only through the dispatch table and
  * the loader; the ICD entry points themselves are CLX_EXPORT. */
@@ -88,6 +92,10 @@ struct clx_object {
   atomic_uint references;
   atomic_uint user_references;
   void (*destroy)(clx_object *object); /* frees the object */
+  /* The property list it was created with (clCreate*WithProperties, up
+   * to and with its 0), for CL_*_PROPERTIES(_ARRAY); NULL if none. */
+  cl_properties *properties;
+  size_t properties_size; /* bytes */
 };
 
 #define CLX_MAGIC(kind) (0x434c0000u | (uint32_t)(kind))
@@ -108,6 +116,13 @@ bool clx_release(clx_object *object);
 void clx_hold(clx_object *object);
 void clx_unhold(clx_object *object);
 cl_uint clx_user_references(const clx_object *object);
+/* Keeps a copy of a 0-terminated property list of key-value pairs (NULL:
+ * none); CL_OUT_OF_HOST_MEMORY if it cannot. */
+cl_int clx_keep_properties(clx_object *object, const cl_properties *list);
+/* CL_QUEUE_PROPERTIES_ARRAY, CL_MEM_PROPERTIES, CL_SAMPLER_PROPERTIES:
+ * the list kept, or nothing (size 0). */
+cl_int clx_properties_info(const clx_object *object, size_t param_value_size,
+                           void *param_value, size_t *param_value_size_ret);
 
 #define CLX_OBJ(handle) (&(handle)->object)
 
@@ -159,6 +174,11 @@ struct _cl_device_id {
 
 /* The extensions (versions.c), every device's and the platform's: names
  * separated by spaces, or with cl_khr_extended_versioning's versions. */
+/* clGetDeviceInfo's queries of OpenCL 2.0 to 3.0 (device_later.c);
+ * CL_INVALID_VALUE for any other. */
+cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
+                             size_t param_value_size, void *param_value,
+                             size_t *param_value_size_ret);
 /* CL_DEVICE_IL_VERSION_KHR (with_version false) and
  * CL_DEVICE_ILS_WITH_VERSION_KHR. */
 cl_int clx_ils_info(bool with_version, size_t param_value_size,
@@ -649,6 +669,16 @@ void clx_free_signatures(clx_kernel_signature *signatures, int count);
 
 /* The compiler module (compiler/module/module.h): files that call it
  * include that header; the rest only pass the pointer along. */
+/* The OpenCL version the platform and its devices report: the compiler's
+ * (frontend.h), which sets __OPENCL_VERSION__ from it. */
+#define CLX_STRING(x) CLX_STRING_OF(x)
+#define CLX_STRING_OF(x) #x
+#define CLX_OPENCL_VERSION \
+  CL_MAKE_VERSION(CC_OPENCL_VERSION_MAJOR, CC_OPENCL_VERSION_MINOR, 0)
+#define CLX_OPENCL_VERSION_STRING                               \
+  "OpenCL " CLX_STRING(CC_OPENCL_VERSION_MAJOR) "." CLX_STRING( \
+      CC_OPENCL_VERSION_MINOR)
+
 typedef struct cc_module cc_module;
 typedef struct cc_spirv_constant cc_spirv_constant;
 typedef struct cc_spirv_value cc_spirv_value;

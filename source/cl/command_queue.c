@@ -763,6 +763,16 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
       return clx_info(&command_queue->properties,
                       sizeof(cl_command_queue_properties), param_value_size,
                       param_value, param_value_size_ret);
+    case CL_QUEUE_PROPERTIES_ARRAY:
+      return clx_properties_info(CLX_OBJ(command_queue), param_value_size,
+                                 param_value, param_value_size_ret);
+    case CL_QUEUE_DEVICE_DEFAULT: { /* no device-side queues */
+      cl_command_queue none = NULL;
+      return clx_info(&none, sizeof none, param_value_size, param_value,
+                      param_value_size_ret);
+    }
+    case CL_QUEUE_SIZE: /* of device-side queues only */
+      return CL_INVALID_COMMAND_QUEUE;
     default:
       return CL_INVALID_VALUE;
   }

@@ -166,7 +166,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       string = "FULL_PROFILE";
       break;
     case CL_DEVICE_VERSION:
-      string = "OpenCL 1.2 clmux " CLX_VERSION_STRING;
+      string = CLX_OPENCL_VERSION_STRING " clmux " CLX_VERSION_STRING;
       break;
     case CL_DEVICE_OPENCL_C_VERSION:
       string = "OpenCL C 1.2 clmux";
@@ -179,7 +179,10 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
           param_value, param_value_size_ret);
     case CL_DEVICE_NUMERIC_VERSION_KHR:
     case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR:
-      UINT(CL_MAKE_VERSION_KHR(1, 2, 0));
+      UINT(param_name == CL_DEVICE_NUMERIC_VERSION_KHR
+               ? CLX_OPENCL_VERSION
+               : CL_MAKE_VERSION(1, 2, 0)); /* OpenCL C (the highest
+                                                1.x, as 3.0 says) */
       break;
     case CL_DEVICE_IL_VERSION_KHR: /* = CL_DEVICE_IL_VERSION (2.1) */
     case CL_DEVICE_ILS_WITH_VERSION_KHR:
@@ -403,8 +406,9 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       return clx_device_partition_info(device, param_name, param_value_size,
                                        param_value, param_value_size_ret);
 
-    default:
-      return CL_INVALID_VALUE;
+    default: /* OpenCL 2.0 to 3.0's, or none */
+      return clx_device_later_info(device, param_name, param_value_size,
+                                   param_value, param_value_size_ret);
   }
 #undef UINT
 #undef ULONG

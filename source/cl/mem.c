@@ -248,6 +248,14 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
     case CL_MEM_OFFSET:
       ANSWER(size, memobj->origin);
       break;
+    case CL_MEM_PROPERTIES:
+      return clx_properties_info(CLX_OBJ(memobj), param_value_size, param_value,
+                                 param_value_size_ret);
+    case CL_MEM_USES_SVM_POINTER: { /* no SVM */
+      cl_bool uses = CL_FALSE;
+      return clx_info(&uses, sizeof uses, param_value_size, param_value,
+                      param_value_size_ret);
+    }
     default:
       return CL_INVALID_VALUE;
   }

@@ -12,6 +12,8 @@ void clx_object_init(clx_object *object, clx_kind kind,
   atomic_init(&object->references, 1);
   atomic_init(&object->user_references, 1);
   object->destroy = destroy;
+  object->properties = NULL;
+  object->properties_size = 0;
 }
 
 bool clx_valid(const void *handle, clx_kind kind) {
@@ -40,8 +42,28 @@ void clx_hold(clx_object *object) { atomic_fetch_add(&object->references, 1); }
 void clx_unhold(clx_object *object) {
   if (atomic_fetch_sub(&object->references, 1) == 1) {
     object->magic = 0;
+    free(object->properties);
     object->destroy(object);
   }
+}
+
+cl_int clx_keep_properties(clx_object *object, const cl_properties *list) {
+  if (!list) return CL_SUCCESS;
+  size_t count = 0;
+  while (list[count]) count += 2;
+  size_t size = (count + 1) * sizeof *list;
+  cl_properties *copy = malloc(size);
+  if (!copy) return CL_OUT_OF_HOST_MEMORY;
+  memcpy(copy, list, size);
+  object->properties = copy;
+  object->properties_size = size;
+  return CL_SUCCESS;
+}
+
+cl_int clx_properties_info(const clx_object *object, size_t param_value_size,
+                           void *param_value, size_t *param_value_size_ret) {
+  return clx_info(object->properties, object->properties_size, param_value_size,
+                  param_value, param_value_size_ret);
 }
 
 cl_uint clx_user_references(const clx_object *object) {

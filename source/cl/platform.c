@@ -100,7 +100,7 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform,
       value = "FULL_PROFILE";
       break;
     case CL_PLATFORM_VERSION:
-      value = "OpenCL 1.2 clmux " CLX_VERSION_STRING;
+      value = CLX_OPENCL_VERSION_STRING " clmux " CLX_VERSION_STRING;
       break;
     case CL_PLATFORM_NAME:
     case CL_PLATFORM_VENDOR:
@@ -114,9 +114,14 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform,
           param_name == CL_PLATFORM_EXTENSIONS_WITH_VERSION_KHR,
           param_value_size, param_value, param_value_size_ret);
     case CL_PLATFORM_NUMERIC_VERSION_KHR: {
-      cl_version_khr version = CL_MAKE_VERSION_KHR(1, 2, 0);
+      cl_version_khr version = CLX_OPENCL_VERSION;
       return clx_info(&version, sizeof version, param_value_size, param_value,
                       param_value_size_ret);
+    }
+    case CL_PLATFORM_HOST_TIMER_RESOLUTION: { /* clGetHostTimer's clock */
+      cl_ulong resolution = 1;
+      return clx_info(&resolution, sizeof resolution, param_value_size,
+                      param_value, param_value_size_ret);
     }
     default:
       return CL_INVALID_VALUE;

@@ -551,6 +551,12 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program,
       pthread_mutex_unlock(&program->lock);
       return error;
     }
+    case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT: /* OpenCL C has none */
+    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: {
+      cl_bool present = CL_FALSE;
+      return clx_info(&present, sizeof present, param_value_size, param_value,
+                      param_value_size_ret);
+    }
     default:
       return CL_INVALID_VALUE;
   }
@@ -607,6 +613,11 @@ cl_int CL_API_CALL clGetProgramBuildInfo(
       error = clx_info(&type, sizeof type, param_value_size, param_value,
                        param_value_size_ret);
       break;
+    }
+    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: { /* none allowed */
+      size_t total = 0;
+      return clx_info(&total, sizeof total, param_value_size, param_value,
+                      param_value_size_ret);
     }
     default:
       error = CL_INVALID_VALUE;

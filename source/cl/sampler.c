@@ -110,6 +110,9 @@ cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler,
     case CL_SAMPLER_FILTER_MODE:
       return clx_info(&sampler->filter_mode, sizeof(cl_filter_mode),
                       param_value_size, param_value, param_value_size_ret);
+    case CL_SAMPLER_PROPERTIES:
+      return clx_properties_info(CLX_OBJ(sampler), param_value_size,
+                                 param_value, param_value_size_ret);
     default:
       return CL_INVALID_VALUE;
   }

@@ -97,6 +97,35 @@ static void test_made_from_properties(void) {
         NULL);
   CHECK_CL(CL_INVALID_QUEUE_PROPERTIES, error);
 
+  /* The property lists come back as given; none for a list not given. */
+  cl_properties given[8] = {0};
+  size_t size = 0;
+  CHECK_CL_SUCCESS(clGetCommandQueueInfo(profiled, CL_QUEUE_PROPERTIES_ARRAY,
+                                         sizeof given, given, &size));
+  CHECK(size == sizeof profiling && memcmp(given, profiling, size) == 0);
+  CHECK_CL_SUCCESS(
+      clGetMemObjectInfo(other, CL_MEM_PROPERTIES, sizeof given, given, &size));
+  CHECK(size == sizeof empty && given[0] == 0);
+  CHECK_CL_SUCCESS(
+      clGetMemObjectInfo(buffer, CL_MEM_PROPERTIES, 0, NULL, &size));
+  CHECK_INT(0, size);
+  CHECK_CL_SUCCESS(clGetSamplerInfo(sampler, CL_SAMPLER_PROPERTIES,
+                                    sizeof given, given, &size));
+  CHECK(size == sizeof settings && memcmp(given, settings, size) == 0);
+  cl_bool svm = CL_TRUE;
+  CHECK_CL_SUCCESS(clGetMemObjectInfo(image, CL_MEM_USES_SVM_POINTER,
+                                      sizeof svm, &svm, NULL));
+  CHECK(svm == CL_FALSE);
+  cl_command_queue default_queue = queue;
+  CHECK_CL_SUCCESS(clGetCommandQueueInfo(profiled, CL_QUEUE_DEVICE_DEFAULT,
+                                         sizeof default_queue, &default_queue,
+                                         NULL));
+  CHECK(default_queue == NULL);
+  cl_uint queue_size = 0;
+  CHECK_CL(CL_INVALID_COMMAND_QUEUE,
+           clGetCommandQueueInfo(profiled, CL_QUEUE_SIZE, sizeof queue_size,
+                                 &queue_size, NULL));
+
   clReleaseCommandQueue(profiled);
   clReleaseSampler(plain);
   clReleaseSampler(sampler);
@@ -277,9 +306,86 @@ static void test_destructors_and_timers(void) {
   clReleaseCommandQueue(profiled);
 }
 
+/* The device queries of OpenCL 2.0 to 3.0: what a 3.0 device with
+ * clmux's features answers. */
+static void test_device_queries(void) {
+  cl_device_atomic_capabilities atomics = 0, fences = 0;
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES,
+                                   sizeof atomics, &atomics, NULL));
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_ATOMIC_FENCE_CAPABILITIES,
+                                   sizeof fences, &fences, NULL));
+  const cl_device_atomic_capabilities all =
+      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+      CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+      CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+  CHECK(atomics == all);
+  CHECK(fences == (all | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM));
+
+  cl_name_version list[16];
+  size_t size = 0;
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS,
+                                   sizeof list, list, &size));
+  CHECK_INT(4 * sizeof *list, size);
+  CHECK(list[2].version == CL_MAKE_VERSION(1, 2, 0) &&
+        list[3].version == CL_MAKE_VERSION(3, 0, 0) &&
+        strcmp(list[3].name, "OpenCL C") == 0);
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES,
+                                   sizeof list, list, &size));
+  bool images = false, fp64 = false, seq_cst = false, generic = false;
+  for (size_t i = 0; i < size / sizeof *list; i++) {
+    CHECK(list[i].version == CL_MAKE_VERSION(3, 0, 0));
+    images |= strcmp(list[i].name, "__opencl_c_images") == 0;
+    fp64 |= strcmp(list[i].name, "__opencl_c_fp64") == 0;
+    seq_cst |= strcmp(list[i].name, "__opencl_c_atomic_order_seq_cst") == 0;
+    generic |= strcmp(list[i].name, "__opencl_c_generic_address_space") == 0;
+  }
+  CHECK(images && fp64 && seq_cst && !generic);
+
+  /* Optional features it lacks. */
+  cl_bool flag = CL_TRUE;
+  const cl_device_info flags[] = {
+      CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
+      CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT,
+      CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CL_DEVICE_PIPE_SUPPORT,
+      CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS};
+  for (size_t i = 0; i < sizeof flags / sizeof *flags; i++) {
+    flag = CL_TRUE;
+    CHECK_CL_SUCCESS(
+        clGetDeviceInfo(device, flags[i], sizeof flag, &flag, &size));
+    CHECK(flag == CL_FALSE && size == sizeof flag);
+  }
+  cl_bitfield bits = 1;
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES,
+                                   sizeof bits, &bits, NULL));
+  CHECK(bits == 0);
+  cl_uint count = 1;
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_MAX_NUM_SUB_GROUPS,
+                                   sizeof count, &count, NULL));
+  CHECK_INT(0, count);
+  cl_command_queue_properties host = 0, queue = 0;
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES,
+                                   sizeof host, &host, NULL));
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_QUEUE_PROPERTIES,
+                                   sizeof queue, &queue, NULL));
+  CHECK(host == queue && host != 0);
+  size_t multiple = 0;
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device,
+                                   CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                   sizeof multiple, &multiple, NULL));
+  CHECK(multiple >= 1);
+  char passed[32] = "";
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device,
+                                   CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED,
+                                   sizeof passed, passed, NULL));
+  CHECK(strcmp(passed, "v0000-01-01-00") == 0);
+  CHECK_CL(CL_INVALID_VALUE,
+           clGetDeviceInfo(device, 0x10ff, sizeof bits, &bits, NULL));
+}
+
 int main(void) {
   device = cl_test_device();
   context = cl_test_context(device);
+  test_device_queries();
   test_made_from_properties();
   test_unsupported();
   test_clone();

@@ -94,9 +94,13 @@ int main(void) {
            clGetPlatformInfo(platform, 0, sizeof big, big, &size));
   CHECK_CL(CL_INVALID_VALUE,
            clGetPlatformInfo(platform, CL_DEVICE_NAME, sizeof big, big, NULL));
-  CHECK_CL(CL_INVALID_VALUE,
-           clGetPlatformInfo(platform, 0x0905 /* 2.1 host timer */, sizeof big,
-                             big, NULL));
+  CHECK_CL(CL_INVALID_VALUE, clGetPlatformInfo(platform, 0x0909 /* none yet */,
+                                               sizeof big, big, NULL));
+  /* OpenCL 2.1's host timer resolution: clGetHostTimer's nanoseconds. */
+  cl_ulong resolution = 0;
+  CHECK_CL_SUCCESS(clGetPlatformInfo(platform, 0x0905, sizeof resolution,
+                                     &resolution, &size));
+  CHECK(resolution == 1 && size == sizeof resolution);
   CHECK_CL(CL_INVALID_VALUE,
            clGetPlatformInfo(platform, CL_PLATFORM_PROFILE, 0, big, NULL));
 

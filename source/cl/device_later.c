@@ -1,0 +1,137 @@
+/* clmux OpenCL front-end: the device queries of OpenCL 2.0 to 3.0, as a
+ * 3.0 device without the optional features clmux lacks answers them: no
+ * SVM, pipes, device-side queues, sub-groups, generic address space,
+ * program-scope global variables, read-write images or non-uniform
+ * work-groups; C11-style atomics of every order and scope
+ * (compiler/builtins/c11_atomics); the OpenCL C 3.0 features the compiler
+ * defines (frontend.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "clx.h"
+#include "frontend.h"
+
+/* What the CPU's memory gives every atomic operation and fence: all orders
+ * (x86-64's locked instructions are sequentially consistent) at every
+ * scope (coherent caches). */
+#define ATOMIC_ORDERS                                                \
+  (CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL | \
+   CL_DEVICE_ATOMIC_ORDER_SEQ_CST)
+#define ATOMIC_SCOPES                                                  \
+  (CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE | \
+   CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES)
+
+static cl_int opencl_c_versions(size_t param_value_size, void *param_value,
+                                size_t *param_value_size_ret) {
+  static const cl_version versions[] = {
+      CL_MAKE_VERSION(1, 0, 0), CL_MAKE_VERSION(1, 1, 0),
+      CL_MAKE_VERSION(1, 2, 0), CL_MAKE_VERSION(3, 0, 0)};
+  cl_name_version list[sizeof versions / sizeof *versions];
+  memset(list, 0, sizeof list);
+  for (size_t i = 0; i < sizeof versions / sizeof *versions; i++) {
+    list[i].version = versions[i];
+    snprintf(list[i].name, sizeof list[i].name, "OpenCL C");
+  }
+  return clx_info(list, sizeof list, param_value_size, param_value,
+                  param_value_size_ret);
+}
+
+static cl_int opencl_c_features(size_t param_value_size, void *param_value,
+                                size_t *param_value_size_ret) {
+  cl_name_version list[16];
+  memset(list, 0, sizeof list);
+  size_t count = cc_opencl_c_feature_count;
+  if (count > sizeof list / sizeof *list) return CL_OUT_OF_HOST_MEMORY;
+  for (size_t i = 0; i < count; i++) {
+    list[i].version = CL_MAKE_VERSION(3, 0, 0);
+    snprintf(list[i].name, sizeof list[i].name, "%s", cc_opencl_c_features[i]);
+  }
+  return clx_info(list, count * sizeof *list, param_value_size, param_value,
+                  param_value_size_ret);
+}
+
+cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
+                             size_t param_value_size, void *param_value,
+                             size_t *param_value_size_ret) {
+  union {
+    cl_uint u;
+    cl_bool b;
+    cl_bitfield bits;
+    size_t z;
+  } v;
+  memset(&v, 0, sizeof v);
+  size_t size = 0;
+  const char *string = NULL;
+  switch (param_name) {
+    /* Features clmux does not have: zero, false, none. */
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+    case CL_DEVICE_MAX_PIPE_ARGS:
+    case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+    case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+    case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+    case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+      size = sizeof(cl_uint);
+      break;
+    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+      size = sizeof(size_t);
+      break;
+    case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+    case CL_DEVICE_SVM_CAPABILITIES:
+    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+      size = sizeof(cl_bitfield);
+      break;
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+    case CL_DEVICE_PIPE_SUPPORT:
+      size = sizeof(cl_bool);
+      break;
+    /* What it has. */
+    case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
+      return clGetDeviceInfo(device, CL_DEVICE_QUEUE_PROPERTIES,
+                             param_value_size, param_value,
+                             param_value_size_ret);
+    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+      v.bits = ATOMIC_ORDERS | ATOMIC_SCOPES;
+      size = sizeof(cl_bitfield);
+      break;
+    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+      v.bits = ATOMIC_ORDERS | ATOMIC_SCOPES | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+      size = sizeof(cl_bitfield);
+      break;
+    case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+      /* What kernels report (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE):
+       * one vector register of floats. */
+      v.z = device->info->native_vector_width / sizeof(cl_float);
+      if (v.z == 0) v.z = 1;
+      size = sizeof(size_t);
+      break;
+    case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
+      return opencl_c_versions(param_value_size, param_value,
+                               param_value_size_ret);
+    case CL_DEVICE_OPENCL_C_FEATURES:
+      return opencl_c_features(param_value_size, param_value,
+                               param_value_size_ret);
+    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
+      string = "v0000-01-01-00"; /* no official submission */
+      break;
+    default:
+      return CL_INVALID_VALUE;
+  }
+  if (string) {
+    return clx_info_string(string, param_value_size, param_value,
+                           param_value_size_ret);
+  }
+  return clx_info(&v, size, param_value_size, param_value,
+                  param_value_size_ret);
+}
