@@ -616,8 +616,9 @@ cl_int CL_API_CALL clGetProgramBuildInfo(
     }
     case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: { /* none allowed */
       size_t total = 0;
-      return clx_info(&total, sizeof total, param_value_size, param_value,
-                      param_value_size_ret);
+      error = clx_info(&total, sizeof total, param_value_size, param_value,
+                       param_value_size_ret);
+      break;
     }
     default:
       error = CL_INVALID_VALUE;

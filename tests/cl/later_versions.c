@@ -382,10 +382,40 @@ static void test_device_queries(void) {
            clGetDeviceInfo(device, 0x10ff, sizeof bits, &bits, NULL));
 }
 
+/* Programs: no program-scope globals, constructors or destructors. The
+ * queries leave the program usable (each twice: a lock left held would
+ * hang the second). */
+static void test_program_queries(void) {
+  cl_program program = cl_test_build(
+      context, device, "kernel void k(global int *p) { p[0] = 1; }", "");
+  for (int round = 0; round < 2; round++) {
+    size_t total = 1;
+    CHECK_CL_SUCCESS(clGetProgramBuildInfo(
+        program, device, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE,
+        sizeof total, &total, NULL));
+    CHECK_INT(0, total);
+    cl_bool present = CL_TRUE;
+    CHECK_CL_SUCCESS(clGetProgramInfo(program,
+                                      CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT,
+                                      sizeof present, &present, NULL));
+    CHECK(present == CL_FALSE);
+    CHECK_CL_SUCCESS(clGetProgramInfo(program,
+                                      CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT,
+                                      sizeof present, &present, NULL));
+    CHECK(present == CL_FALSE);
+  }
+  cl_int error = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "k", &error);
+  CHECK_CL_SUCCESS(error);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 int main(void) {
   device = cl_test_device();
   context = cl_test_context(device);
   test_device_queries();
+  test_program_queries();
   test_made_from_properties();
   test_unsupported();
   test_clone();

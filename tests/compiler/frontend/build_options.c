@@ -62,6 +62,9 @@ int main(void) {
   CHECK(parse("-cl-std=CL1.2"));
   CHECK(strcmp(opts.cl_std, "CL1.2") == 0);
   cc_build_options_free(&opts);
+  CHECK(parse("-cl-uniform-work-group-size -cl-no-subgroup-ifp"));
+  CHECK_INT(0, opts.flags);
+  cc_build_options_free(&opts);
   CHECK(parse("-cl-std=CL3.0"));
   CHECK(strcmp(opts.cl_std, "CL3.0") == 0);
   cc_build_options_free(&opts);
