@@ -63,6 +63,14 @@ static const uint32_t *required_size(cl_kernel kernel) {
   return kernel->compiled->reqd_work_group_size;
 }
 
+static bool no_work_items(cl_uint work_dim, const size_t *global_work_size) {
+  if (!global_work_size) return true;
+  for (cl_uint d = 0; d < work_dim; d++) {
+    if (global_work_size[d] == 0) return true;
+  }
+  return false;
+}
+
 cl_int clx_check_work_sizes(cl_device_id device, cl_kernel kernel,
                             cl_uint work_dim, const size_t *global_work_offset,
                             const size_t *global_work_size,
@@ -279,6 +287,17 @@ static cl_int enqueue_ndrange(const clx_destination *to, cl_kernel kernel,
   bool deferred = mutable && mutable->handle &&
                   (mutable->updatable & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR);
   if (error == CL_INVALID_KERNEL_ARGS && !deferred) return error;
+  /* OpenCL 2.1: no work-items at all is a command that only completes. */
+  if (CLX_OPENCL_VERSION >= CL_MAKE_VERSION(2, 1, 0) && work_dim >= 1 &&
+      work_dim <= 3 && no_work_items(work_dim, global_work_size) &&
+      !(mutable && mutable->handle)) {
+    if ((to->num_events_in_wait_list == 0) != (to->event_wait_list == NULL)) {
+      return CL_INVALID_EVENT_WAIT_LIST;
+    }
+    clx_enqueue enqueue;
+    error = clx_command_begin(to, type, &enqueue);
+    return error == CL_SUCCESS ? clx_command_end(to, &enqueue) : error;
+  }
   size_t local[3];
   cl_int size_error =
       clx_check_work_sizes(queue->device, kernel, work_dim, global_work_offset,

@@ -303,6 +303,13 @@ static cl_int check_descriptor(const cl_image_desc *desc, size_t element,
     return CL_INVALID_IMAGE_DESCRIPTOR;
   }
   bool buffer_type = desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  /* A 2D image over a buffer (or another image) is
+   * cl_khr_image2d_from_buffer's, which clmux lacks: OpenCL 2.0 names
+   * that CL_INVALID_OPERATION. */
+  if (desc->image_type == CL_MEM_OBJECT_IMAGE2D && desc->buffer &&
+      CLX_OPENCL_VERSION >= CL_MAKE_VERSION(2, 0, 0)) {
+    return CL_INVALID_OPERATION;
+  }
   if (buffer_type != (desc->buffer != NULL)) {
     return CL_INVALID_IMAGE_DESCRIPTOR;
   }

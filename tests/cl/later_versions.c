@@ -411,11 +411,67 @@ static void test_program_queries(void) {
   clReleaseProgram(program);
 }
 
+/* The device's OpenCL version as major * 10 + minor. */
+static int device_version(void) {
+  char version[64] = "";
+  clGetDeviceInfo(device, CL_DEVICE_VERSION, sizeof version, version, NULL);
+  int major = 0, minor = 0;
+  REQUIRE(sscanf(version, "OpenCL %d.%d", &major, &minor) == 2);
+  return major * 10 + minor;
+}
+
+/* What changed with the version: an NDRange of no work-items (2.1: a
+ * command that only completes) and a 2D image over a buffer (2.0 without
+ * cl_khr_image2d_from_buffer: CL_INVALID_OPERATION). */
+static void test_version_dependent(void) {
+  int version = device_version();
+  cl_program program = cl_test_build(
+      context, device, "kernel void k(global int *p) { p[0] = 7; }", "");
+  cl_int error = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "k", &error);
+  int value = 1;
+  cl_mem buffer = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof value,
+                                 &value, &error);
+  clSetKernelArg(kernel, 0, sizeof buffer, &buffer);
+  cl_command_queue queue = cl_test_queue(context, device, 0);
+  size_t none = 0;
+  cl_event done = NULL;
+  error = clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &none, NULL, 0, NULL,
+                                 &done);
+  if (version >= 21) {
+    CHECK_CL_SUCCESS(error);
+    CHECK_CL_SUCCESS(clWaitForEvents(1, &done));
+    cl_command_type type = 0;
+    clGetEventInfo(done, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL);
+    CHECK_INT(CL_COMMAND_NDRANGE_KERNEL, type);
+    clReleaseEvent(done);
+    CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0,
+                                         sizeof value, &value, 0, NULL, NULL));
+    CHECK_INT(1, value); /* nothing ran */
+  } else {
+    CHECK_CL(CL_INVALID_GLOBAL_WORK_SIZE, error);
+  }
+  cl_image_format format = {CL_R, CL_UNSIGNED_INT8};
+  cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D,
+                        .image_width = 2,
+                        .image_height = 2,
+                        .buffer = buffer};
+  CHECK(clCreateImage(context, CL_MEM_READ_WRITE, &format, &desc, NULL,
+                      &error) == NULL);
+  CHECK_CL(version >= 20 ? CL_INVALID_OPERATION : CL_INVALID_IMAGE_DESCRIPTOR,
+           error);
+  clReleaseCommandQueue(queue);
+  clReleaseMemObject(buffer);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 int main(void) {
   device = cl_test_device();
   context = cl_test_context(device);
   test_device_queries();
   test_program_queries();
+  test_version_dependent();
   test_made_from_properties();
   test_unsupported();
   test_clone();
