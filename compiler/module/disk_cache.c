@@ -1,10 +1,12 @@
 /* clmux compiler — the module layer's use of the disk cache (cache.h):
- * compiled objects keyed by everything Clang saw, specialized kernels
+ * compiled objects keyed by everything Clang (or the SPIR-V translator)
+ * saw, specialized kernels
  * keyed by the program's code, the kernel and the local size. Without the
  * cache part (or with CLMUX_CACHE=0) every lookup misses. */
 #include <llvm-c/BitWriter.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "internal.h"
 #ifdef CC_HAVE_CACHE
@@ -27,6 +29,75 @@ static void object_key(cc_cache_key *key, const char *source, size_t length,
   cc_cache_key_add_compiler_identity(key);
 }
 #endif
+
+#ifdef CC_HAVE_CACHE
+static void name_by(cc_module *module, const cc_cache_key *key);
+
+/* A SPIR-V module's object: its words, the specialization values, the
+ * options, and the translator as installed (a new package translates
+ * anew). */
+static void spirv_key(cc_cache_key *key, const void *il, size_t length,
+                      const cc_spirv_value *values, size_t count,
+                      const char *options) {
+  cc_cache_key_init(key);
+  cc_cache_key_add_string(key, "spirv-object-v1");
+  cc_cache_key_add(key, il, length);
+  cc_cache_key_add_u64(key, count);
+  for (size_t i = 0; i < count; i++) {
+    cc_cache_key_add_u64(key, values[i].id);
+    cc_cache_key_add_u64(key, values[i].size);
+    cc_cache_key_add_u64(key, values[i].bits);
+  }
+  cc_cache_key_add_string(key, options ? options : "");
+  struct stat translator;
+  if (stat(cc_spirv_translator(), &translator) == 0) {
+    cc_cache_key_add_u64(key, (uint64_t)translator.st_size);
+    cc_cache_key_add_u64(key, (uint64_t)translator.st_mtime);
+  }
+  cc_cache_key_add_compiler_identity(key);
+}
+#endif
+
+cc_module *cc_disk_cache_find_spirv(const void *il, size_t length,
+                                    const cc_spirv_value *values, size_t count,
+                                    const char *options) {
+#ifdef CC_HAVE_CACHE
+  cc_cache_key key;
+  spirv_key(&key, il, length, values, count, options);
+  uint8_t *bytes = NULL;
+  size_t size = 0;
+  if (!cc_cache_get(NULL, &key, &bytes, &size)) return NULL;
+  cc_module *module = cc_module_read_serialized(bytes, size, NULL, NULL);
+  free(bytes);
+  if (module && module->kind != CC_MODULE_OBJECT) {
+    cc_module_destroy(module);
+    return NULL;
+  }
+  if (module) name_by(module, &key);
+  return module;
+#else
+  (void)il, (void)length, (void)values, (void)count, (void)options;
+  return NULL;
+#endif
+}
+
+void cc_disk_cache_store_spirv(cc_module *module, const void *il, size_t length,
+                               const cc_spirv_value *values, size_t count,
+                               const char *options) {
+#ifdef CC_HAVE_CACHE
+  cc_cache_key key;
+  spirv_key(&key, il, length, values, count, options);
+  name_by(module, &key);
+  uint8_t *bytes = NULL;
+  size_t size = 0;
+  if (cc_module_serialize(module, &bytes, &size) != CC_MODULE_SUCCESS) return;
+  cc_cache_put(NULL, &key, bytes, size);
+  free(bytes);
+#else
+  (void)module, (void)il, (void)length, (void)values, (void)count,
+      (void)options;
+#endif
+}
 
 cc_module *cc_disk_cache_find_object(const char *source, size_t length,
                                      const char *options,

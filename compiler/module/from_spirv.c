@@ -1,7 +1,8 @@
 /* clmux compiler — the module layer: compiling SPIR-V into an object
  * (clCompileProgram, clBuildProgram of a program made with
  * clCreateProgramWithIL). After the translator (compiler/spirv) the
- * module joins OpenCL C's path: the same objects, links and binaries. */
+ * module joins OpenCL C's path: the same objects, links, binaries and disk
+ * cache. */
 #include <stdlib.h>
 
 #include "build_options.h"
@@ -27,6 +28,13 @@ cc_module *cc_module_compile_spirv(const void *il, size_t length,
                                    const cc_spirv_value *values, size_t count,
                                    const char *options, char **log,
                                    cc_module_result *out) {
+  cc_module *cached =
+      cc_disk_cache_find_spirv(il, length, values, count, options);
+  if (cached) { /* only translations with an empty log are kept */
+    if (log) *log = calloc(1, 1);
+    if (out) *out = CC_MODULE_SUCCESS;
+    return cached;
+  }
   cc_text text = {0};
   unsigned flags = 0;
   cc_module_result result = CC_MODULE_SUCCESS;
@@ -59,5 +67,8 @@ cc_module *cc_module_compile_spirv(const void *il, size_t length,
     }
   }
   if (text.failed) result = CC_MODULE_OUT_OF_MEMORY;
+  if (result == CC_MODULE_SUCCESS && text.length == 0) {
+    cc_disk_cache_store_spirv(module, il, length, values, count, options);
+  }
   return cc_module_finish(module, result, &text, log, out);
 }

@@ -103,6 +103,14 @@ cc_module *cc_disk_cache_find_object(const char *source, size_t length,
 void cc_disk_cache_store_object(cc_module *module, const char *source,
                                 size_t length, const char *options,
                                 const cc_header *headers, size_t num_headers);
+/* The same for a SPIR-V module's object (from_spirv.c), keyed by its words,
+ * specialization values, options and the translator installed. */
+cc_module *cc_disk_cache_find_spirv(const void *il, size_t length,
+                                    const cc_spirv_value *values, size_t count,
+                                    const char *options);
+void cc_disk_cache_store_spirv(cc_module *module, const void *il, size_t length,
+                               const cc_spirv_value *values, size_t count,
+                               const char *options);
 /* cc_module_deserialize without naming the module by its bytes: for the
  * disk cache's objects, which are named by their compile key. */
 cc_module *cc_module_read_serialized(const void *bytes, size_t size, char **log,

@@ -76,8 +76,10 @@ typedef enum cc_spirv_result {
   CC_SPIRV_OUT_OF_MEMORY,
 } cc_spirv_result;
 
-/* Whether the translator this build was configured with can be run. */
+/* Whether the translator this build was configured with can be run, and
+ * its path. */
 bool cc_spirv_available(void);
+const char *cc_spirv_translator(void);
 
 /* Translates a module that passed cc_spirv_check, specialized with
  * `values`, into a new module in `context` with the OpenCL C front-end's

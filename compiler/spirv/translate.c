@@ -32,6 +32,8 @@ extern char **environ;
 
 bool cc_spirv_available(void) { return access(CC_LLVM_SPIRV, X_OK) == 0; }
 
+const char *cc_spirv_translator(void) { return CC_LLVM_SPIRV; }
+
 typedef struct log_text {
   char *data;
   size_t length;
