@@ -31,6 +31,22 @@ static void object_key(cc_cache_key *key, const char *source, size_t length,
 #endif
 
 #ifdef CC_HAVE_CACHE
+/* The compiled object cached under `key`, or NULL. */
+static cc_module *cached_object(const cc_cache_key *key) {
+  uint8_t *bytes = NULL;
+  size_t size = 0;
+  if (!cc_cache_get(NULL, key, &bytes, &size)) return NULL;
+  cc_module *module = cc_module_read_serialized(bytes, size, NULL, NULL);
+  free(bytes);
+  if (module && module->kind != CC_MODULE_OBJECT) {
+    cc_module_destroy(module);
+    module = NULL;
+  }
+  return module;
+}
+#endif
+
+#ifdef CC_HAVE_CACHE
 static void name_by(cc_module *module, const cc_cache_key *key);
 
 /* A SPIR-V module's object: its words, the specialization values, the
@@ -64,15 +80,7 @@ cc_module *cc_disk_cache_find_spirv(const void *il, size_t length,
 #ifdef CC_HAVE_CACHE
   cc_cache_key key;
   spirv_key(&key, il, length, values, count, options);
-  uint8_t *bytes = NULL;
-  size_t size = 0;
-  if (!cc_cache_get(NULL, &key, &bytes, &size)) return NULL;
-  cc_module *module = cc_module_read_serialized(bytes, size, NULL, NULL);
-  free(bytes);
-  if (module && module->kind != CC_MODULE_OBJECT) {
-    cc_module_destroy(module);
-    return NULL;
-  }
+  cc_module *module = cached_object(&key);
   if (module) name_by(module, &key);
   return module;
 #else
@@ -106,16 +114,7 @@ cc_module *cc_disk_cache_find_object(const char *source, size_t length,
 #ifdef CC_HAVE_CACHE
   cc_cache_key key;
   object_key(&key, source, length, options, headers, num_headers);
-  uint8_t *bytes = NULL;
-  size_t size = 0;
-  if (!cc_cache_get(NULL, &key, &bytes, &size)) return NULL;
-  cc_module *module = cc_module_read_serialized(bytes, size, NULL, NULL);
-  free(bytes);
-  if (module && module->kind != CC_MODULE_OBJECT) {
-    cc_module_destroy(module);
-    module = NULL;
-  }
-  return module;
+  return cached_object(&key);
 #else
   (void)source, (void)length, (void)options, (void)headers, (void)num_headers;
   return NULL;

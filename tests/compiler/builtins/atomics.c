@@ -91,20 +91,6 @@ static const char *source =
     "  }\n"
     "}\n";
 
-static int compare_ints(const void *a, const void *b) {
-  int x = *(const int *)a, y = *(const int *)b;
-  return (x > y) - (x < y);
-}
-
-/* `values` (n entries, sorted here) is exactly first, first+1, ... */
-static int is_sequence(int *values, size_t n, int first) {
-  qsort(values, n, sizeof *values, compare_ints);
-  for (size_t i = 0; i < n; i++) {
-    if (values[i] != first + (int)i) return 0;
-  }
-  return 1;
-}
-
 static void check_global(mux_executable_t exe, const char *kernel) {
   int counters[SLOTS] = {0};
   counters[MIN] = 1 << 30;
@@ -155,13 +141,13 @@ static void check_global(mux_executable_t exe, const char *kernel) {
 
   static int olds[N + 1];
   bt_buffer_read(&old_add, olds);
-  CHECK(is_sequence(olds, N, 0));
+  CHECK(bt_is_sequence(olds, N, 0));
   bt_buffer_read(&old_inc, olds);
-  CHECK(is_sequence(olds, N, 0));
+  CHECK(bt_is_sequence(olds, N, 0));
   /* The exchanged-out values plus the last one in: -1 and every g once. */
   bt_buffer_read(&old_xchg, olds);
   olds[N] = counters[XCHG];
-  CHECK(is_sequence(olds, N + 1, -1));
+  CHECK(bt_is_sequence(olds, N + 1, -1));
 
   bt_buffer_destroy(&c);
   bt_buffer_destroy(&u);
@@ -285,7 +271,7 @@ static void check_local(mux_executable_t exe) {
     bad += x[10] < 0 || x[10] >= LOCAL;
     bad += (uint32_t)x[11] != 0x80000000u;
     bad += (uint32_t)x[12] != 0x80000000u + LOCAL - 1;
-    bad += !is_sequence(&olds[g * LOCAL], LOCAL, 0);
+    bad += !bt_is_sequence(&olds[g * LOCAL], LOCAL, 0);
   }
   CHECK_INT(0, bad);
   bt_buffer_destroy(&out);

@@ -40,6 +40,21 @@ static inline void bt_start(void) {
   bt_context = LLVMContextCreate();
 }
 
+static inline int bt_compare_ints(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Whether `values` (n entries, sorted here) are exactly first, first+1,
+ * ...: the old values of atomic updates, none lost or seen twice. */
+static inline int bt_is_sequence(int *values, size_t n, int first) {
+  qsort(values, n, sizeof *values, bt_compare_ints);
+  for (size_t i = 0; i < n; i++) {
+    if (values[i] != first + (int)i) return 0;
+  }
+  return 1;
+}
+
 static inline int bt_finish(void) {
   LLVMContextDispose(bt_context);
   cc_target_destroy(bt_target);

@@ -89,20 +89,6 @@ static const char *source =
     "  old[g] = atomic_exchange(&f[1], (float)g);\n"
     "}\n";
 
-static int compare_ints(const void *a, const void *b) {
-  int x = *(const int *)a, y = *(const int *)b;
-  return (x > y) - (x < y);
-}
-
-/* `values` (n entries, sorted here) is exactly first, first+1, ... */
-static int is_sequence(int *values, size_t n, int first) {
-  qsort(values, n, sizeof *values, compare_ints);
-  for (size_t i = 0; i < n; i++) {
-    if (values[i] != first + (int)i) return 0;
-  }
-  return 1;
-}
-
 static void check_global(mux_executable_t exe) {
   int c[SLOTS] = {0};
   c[MIN] = 1 << 30;
@@ -153,10 +139,10 @@ static void check_global(mux_executable_t exe) {
 
   static int olds[N + 1];
   bt_buffer_read(&old_add, olds);
-  CHECK(is_sequence(olds, N, 0));
+  CHECK(bt_is_sequence(olds, N, 0));
   bt_buffer_read(&old_xchg, olds);
   olds[N] = c[XCHG];
-  CHECK(is_sequence(olds, N + 1, -1));
+  CHECK(bt_is_sequence(olds, N + 1, -1));
   bt_buffer_destroy(&cb);
   bt_buffer_destroy(&lb);
   bt_buffer_destroy(&ub);
@@ -213,7 +199,7 @@ static void check_real(mux_executable_t exe) {
     bad += olds[i] != (float)as_ints[i];
   }
   CHECK_INT(0, bad);
-  CHECK(is_sequence(as_ints, N + 1, -1));
+  CHECK(bt_is_sequence(as_ints, N + 1, -1));
   bt_buffer_destroy(&fb);
   bt_buffer_destroy(&db);
   bt_buffer_destroy(&expected);
