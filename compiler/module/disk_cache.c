@@ -49,6 +49,15 @@ static cc_module *cached_object(const cc_cache_key *key) {
 #ifdef CC_HAVE_CACHE
 static void name_by(cc_module *module, const cc_cache_key *key);
 
+/* Keeps `module`'s bytes under `key`. */
+static void store_object(cc_module *module, const cc_cache_key *key) {
+  uint8_t *bytes = NULL;
+  size_t size = 0;
+  if (cc_module_serialize(module, &bytes, &size) != CC_MODULE_SUCCESS) return;
+  cc_cache_put(NULL, key, bytes, size);
+  free(bytes);
+}
+
 /* A SPIR-V module's object: its words, the specialization values, the
  * options, and the translator as installed (a new package translates
  * anew). */
@@ -96,11 +105,7 @@ void cc_disk_cache_store_spirv(cc_module *module, const void *il, size_t length,
   cc_cache_key key;
   spirv_key(&key, il, length, values, count, options);
   name_by(module, &key);
-  uint8_t *bytes = NULL;
-  size_t size = 0;
-  if (cc_module_serialize(module, &bytes, &size) != CC_MODULE_SUCCESS) return;
-  cc_cache_put(NULL, &key, bytes, size);
-  free(bytes);
+  store_object(module, &key);
 #else
   (void)module, (void)il, (void)length, (void)values, (void)count,
       (void)options;
@@ -125,13 +130,9 @@ void cc_disk_cache_store_object(cc_module *module, const char *source,
                                 size_t length, const char *options,
                                 const cc_header *headers, size_t num_headers) {
 #ifdef CC_HAVE_CACHE
-  uint8_t *bytes = NULL;
-  size_t size = 0;
-  if (cc_module_serialize(module, &bytes, &size) != CC_MODULE_SUCCESS) return;
   cc_cache_key key;
   object_key(&key, source, length, options, headers, num_headers);
-  cc_cache_put(NULL, &key, bytes, size);
-  free(bytes);
+  store_object(module, &key);
 #else
   (void)module, (void)source, (void)length, (void)options, (void)headers,
       (void)num_headers;
