@@ -287,15 +287,8 @@ static cl_int check_options(cl_program program, const char *options,
   cc_build_options parsed;
   char *message = NULL;
   if (cc_parse_build_options(options, &parsed, &message)) {
-    /* The compiler reads OpenCL C 3.0; the device reports 1.2 until the
-     * rest of OpenCL 3.0 is there. */
-    bool newer = strcmp(parsed.cl_std, "CL3.0") == 0 &&
-                 CLX_OPENCL_VERSION < CL_MAKE_VERSION(3, 0, 0);
     cc_build_options_free(&parsed);
-    if (!newer) return CL_SUCCESS;
-    message = copy_string(
-        "-cl-std=CL3.0: the device supports OpenCL C 1.2 "
-        "(CL_DEVICE_OPENCL_C_VERSION)");
+    return CL_SUCCESS;
   }
   char *log = join_logs(message, copy_string("\n"));
   char *given = copy_string(options ? options : "");

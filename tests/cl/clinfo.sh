@@ -52,10 +52,10 @@ check_errors "clinfo -l" "$list"
 
 full=$(clinfo 2>&1) || fail "clinfo exited with $?"
 grep -q -E 'Platform Name +clmux' <<<"$full" || fail "clinfo: no clmux platform"
-grep -q -E 'Platform Version +OpenCL 1\.2 clmux' <<<"$full" ||
+grep -q -E 'Platform Version +OpenCL 3\.0 clmux' <<<"$full" ||
   fail "clinfo: platform version"
 grep -q -E 'Device Type +CPU' <<<"$full" || fail "clinfo: no CPU device"
-grep -q -E 'Device Version +OpenCL 1\.2 clmux' <<<"$full" ||
+grep -q -E 'Device Version +OpenCL 3\.0 clmux' <<<"$full" ||
   fail "clinfo: device version"
 check_errors "clinfo" "$full"
 

@@ -275,8 +275,8 @@ static void check_values(cl_platform_id platform) {
   CHECK(strcmp(info_string(CL_DRIVER_VERSION), "0.1.0") == 0);
   CHECK(strcmp(info_string(CL_DEVICE_PROFILE), "FULL_PROFILE") == 0);
   const char *version = info_string(CL_DEVICE_VERSION);
-  CHECK(strncmp(version, "OpenCL 1.2 ", 11) == 0 && version[11] != '\0');
-  CHECK(strcmp(version, "OpenCL 1.2 clmux 0.1.0") == 0);
+  CHECK(strncmp(version, "OpenCL 3.0 ", 11) == 0 && version[11] != '\0');
+  CHECK(strcmp(version, "OpenCL 3.0 clmux 0.1.0") == 0);
   const char *c_version = info_string(CL_DEVICE_OPENCL_C_VERSION);
   CHECK(strncmp(c_version, "OpenCL C 1.2 ", 13) == 0 && c_version[13] != 0);
   /* Platform extensions are a subset of the device's. */
@@ -358,14 +358,14 @@ static void check_extended_versioning(cl_platform_id platform) {
   cl_version_khr version = 0;
   CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_NUMERIC_VERSION_KHR,
                                    sizeof version, &version, NULL));
-  CHECK(version == CL_MAKE_VERSION_KHR(1, 2, 0));
+  CHECK(version == CL_MAKE_VERSION_KHR(3, 0, 0));
   CHECK_CL_SUCCESS(clGetDeviceInfo(device,
                                    CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR,
                                    sizeof version, &version, NULL));
   CHECK(version == CL_MAKE_VERSION_KHR(1, 2, 0));
   CHECK_CL_SUCCESS(clGetPlatformInfo(platform, CL_PLATFORM_NUMERIC_VERSION_KHR,
                                      sizeof version, &version, NULL));
-  CHECK(version == CL_MAKE_VERSION_KHR(1, 2, 0));
+  CHECK(version == CL_MAKE_VERSION_KHR(3, 0, 0));
 
   static char names[2048];
   static cl_name_version_khr list[64];

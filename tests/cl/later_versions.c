@@ -411,6 +411,56 @@ static void test_program_queries(void) {
   clReleaseProgram(program);
 }
 
+/* What a kernel sees: __OPENCL_VERSION__ is the device's whatever
+ * -cl-std says; OpenCL C 1.2 stays the default; -cl-std=CL3.0 defines the
+ * feature macros of CL_DEVICE_OPENCL_C_FEATURES and no others; OpenCL C
+ * 2.0 is not among CL_DEVICE_OPENCL_C_ALL_VERSIONS. */
+static void test_opencl_c_versions(void) {
+  static const char source[] =
+      "kernel void k(global int *out) {\n"
+      "  out[0] = __OPENCL_VERSION__;\n"
+      "  out[1] = __OPENCL_C_VERSION__;\n"
+      "#ifdef __opencl_c_fp64\n"
+      "  out[2] = 1;\n"
+      "#endif\n"
+      "#ifdef __opencl_c_atomic_scope_all_devices\n"
+      "  out[3] = 1;\n"
+      "#endif\n"
+      "#ifdef __opencl_c_generic_address_space\n"
+      "  out[4] = 1;\n"
+      "#endif\n"
+      "}\n";
+  cl_command_queue queue = cl_test_queue(context, device, 0);
+  const int expected[2][5] = {{300, 120, 0, 0, 0}, {300, 300, 1, 1, 0}};
+  const char *options[2] = {"", "-cl-std=CL3.0"};
+  for (int i = 0; i < 2; i++) {
+    cl_program program = cl_test_build(context, device, source, options[i]);
+    cl_int error = CL_SUCCESS;
+    cl_kernel kernel = clCreateKernel(program, "k", &error);
+    CHECK_CL_SUCCESS(error);
+    int out[5] = {0};
+    cl_mem buffer =
+        clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof out, out, &error);
+    CHECK_CL_SUCCESS(error);
+    CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof buffer, &buffer));
+    CHECK_CL_SUCCESS(clEnqueueTask(queue, kernel, 0, NULL, NULL));
+    CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, sizeof out,
+                                         out, 0, NULL, NULL));
+    for (int j = 0; j < 5; j++) CHECK_INT(expected[i][j], out[j]);
+    clReleaseMemObject(buffer);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+  }
+  cl_int error = CL_SUCCESS;
+  const char *text = source;
+  cl_program program =
+      clCreateProgramWithSource(context, 1, &text, NULL, &error);
+  CHECK_CL(CL_INVALID_BUILD_OPTIONS,
+           clBuildProgram(program, 0, NULL, "-cl-std=CL2.0", NULL, NULL));
+  clReleaseProgram(program);
+  clReleaseCommandQueue(queue);
+}
+
 /* The device's OpenCL version as major * 10 + minor. */
 static int device_version(void) {
   char version[64] = "";
@@ -471,6 +521,7 @@ int main(void) {
   context = cl_test_context(device);
   test_device_queries();
   test_program_queries();
+  test_opencl_c_versions();
   test_version_dependent();
   test_made_from_properties();
   test_unsupported();

@@ -37,10 +37,10 @@ static const char *platform_string(cl_platform_id platform,
 static void check_version_format(const char *version) {
   int major = 0, minor = 0, used = 0;
   CHECK(sscanf(version, "OpenCL %d.%d %n", &major, &minor, &used) == 2);
-  CHECK_INT(1, major);
-  CHECK_INT(2, minor);
+  CHECK_INT(3, major);
+  CHECK_INT(0, minor);
   CHECK(used > 0 && version[used - 1] == ' ' && version[used] != '\0');
-  CHECK(strncmp(version, "OpenCL 1.2 ", 11) == 0);
+  CHECK(strncmp(version, "OpenCL 3.0 ", 11) == 0);
 }
 
 int main(void) {
@@ -64,7 +64,7 @@ int main(void) {
   CHECK(strcmp(platform_string(platform, CL_PLATFORM_PROFILE),
                "FULL_PROFILE") == 0);
   const char *version = platform_string(platform, CL_PLATFORM_VERSION);
-  CHECK(strcmp(version, "OpenCL 1.2 clmux 0.1.0") == 0);
+  CHECK(strcmp(version, "OpenCL 3.0 clmux 0.1.0") == 0);
   check_version_format(version);
   CHECK(strcmp(platform_string(platform, CL_PLATFORM_NAME), "clmux") == 0);
   CHECK(strcmp(platform_string(platform, CL_PLATFORM_VENDOR), "clmux") == 0);

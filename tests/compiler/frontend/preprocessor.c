@@ -31,25 +31,26 @@ int main(void) {
                        "-D S=\"\\\"hi\\\"\""));
 
   /* Predefined macros. */
-  CHECK_INT(CC_FRONTEND_SUCCESS,
-            fe_if("__OPENCL_VERSION__ == 120 && __OPENCL_C_VERSION__ == 120 "
-                  "&& defined(__IMAGE_SUPPORT__) && __ENDIAN_LITTLE__ == 1 && "
-                  "CL_VERSION_1_0 == 100 && CL_VERSION_1_1 == 110 && "
-                  "CL_VERSION_1_2 == 120 && "
-                  "!defined(__FAST_RELAXED_MATH__) && "
-                  "defined(cl_khr_global_int32_base_atomics) && "
-                  "defined(cl_khr_byte_addressable_store) && "
-                  "!defined(cl_khr_fp16) && !defined(cl_intel_subgroups) && "
-                  "!defined(cl_amd_media_ops) && defined(cl_khr_3d_image_writes)",
-                  NULL));
+  CHECK_INT(
+      CC_FRONTEND_SUCCESS,
+      fe_if("__OPENCL_VERSION__ == 300 && __OPENCL_C_VERSION__ == 120 "
+            "&& defined(__IMAGE_SUPPORT__) && __ENDIAN_LITTLE__ == 1 && "
+            "CL_VERSION_1_0 == 100 && CL_VERSION_1_1 == 110 && "
+            "CL_VERSION_1_2 == 120 && "
+            "!defined(__FAST_RELAXED_MATH__) && "
+            "defined(cl_khr_global_int32_base_atomics) && "
+            "defined(cl_khr_byte_addressable_store) && "
+            "!defined(cl_khr_fp16) && !defined(cl_intel_subgroups) && "
+            "!defined(cl_amd_media_ops) && defined(cl_khr_3d_image_writes)",
+            NULL));
   CHECK_INT(CC_FRONTEND_SUCCESS, fe_if("defined(__FAST_RELAXED_MATH__)",
                                        "-cl-fast-relaxed-math"));
   CHECK_INT(CC_FRONTEND_COMPILE_FAILED,
             fe_if("defined(__FAST_RELAXED_MATH__)", "-cl-mad-enable"));
 
-  /* -cl-std: the device version stays 120, the language version moves. */
+  /* -cl-std: the device version stays 300, the language version moves. */
   CHECK_INT(CC_FRONTEND_SUCCESS,
-            fe_if("__OPENCL_C_VERSION__ == 110 && __OPENCL_VERSION__ == 120",
+            fe_if("__OPENCL_C_VERSION__ == 110 && __OPENCL_VERSION__ == 300",
                   "-cl-std=CL1.1"));
   /* popcount is new in OpenCL C 1.2. */
   const char *popcount =
