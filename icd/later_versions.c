@@ -2,12 +2,12 @@
  *
  * ocl-icd's loader calls a platform's dispatch slot without checking it, so
  * a NULL slot turns an application's call of a 2.x function into a crash.
- * Every such slot gets a function: those that 1.2 objects can serve
+ * Every such slot gets a function: this file's serve what 1.2 objects can
  * (queues, buffers, images and samplers made from property lists, kernel
- * clones, context destructor callbacks, the host and device timers) do
- * their work;
- * the others check their object and return the error OpenCL 3.0 names for
- * a device without the feature (CL_INVALID_OPERATION, mostly).
+ * clones, context destructor callbacks, the host and device timers) or
+ * check their object and return the error OpenCL 3.0 names for a device
+ * without the feature (CL_INVALID_OPERATION, mostly); SVM's are
+ * source/cl/svm.c's and enqueue_svm.c's.
  *
  * Compiled against the 3.0 headers for the real prototypes; the dispatch
  * table (dispatch.c, 1.2 headers) sees these slots as void pointers. */
@@ -137,12 +137,7 @@ cl_command_queue CL_API_CALL clx_create_command_queue_with_properties(
       errcode_ret);
 }
 
-/* ---- Features clmux's 1.2 device does not have ------------------------- */
-
-static cl_int queue_checked(cl_command_queue queue) {
-  return clx_valid(queue, clx_kind_command_queue) ? CL_INVALID_OPERATION
-                                                  : CL_INVALID_COMMAND_QUEUE;
-}
+/* ---- Features clmux's device does not have ----------------------------- */
 
 static cl_int kernel_checked(cl_kernel kernel) {
   return clx_valid(kernel, clx_kind_kernel) ? CL_INVALID_OPERATION
@@ -181,130 +176,6 @@ cl_int CL_API_CALL clx_get_pipe_info(cl_mem pipe, cl_pipe_info param_name,
   (void)param_value;
   (void)param_value_size_ret;
   return CL_INVALID_MEM_OBJECT;
-}
-
-/* 3.0: NULL when no device in the context supports SVM. */
-void *CL_API_CALL clx_svm_alloc(cl_context context, cl_svm_mem_flags flags,
-                                size_t size, cl_uint alignment) {
-  (void)context;
-  (void)flags;
-  (void)size;
-  (void)alignment;
-  return NULL;
-}
-
-void CL_API_CALL clx_svm_free(cl_context context, void *svm_pointer) {
-  (void)context;
-  (void)svm_pointer;
-}
-
-cl_int CL_API_CALL clx_enqueue_svm_free(
-    cl_command_queue queue, cl_uint num_svm_pointers, void *svm_pointers[],
-    void(CL_CALLBACK *pfn_free_func)(cl_command_queue queue,
-                                     cl_uint num_svm_pointers,
-                                     void *svm_pointers[], void *user_data),
-    void *user_data, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event) {
-  (void)num_svm_pointers;
-  (void)svm_pointers;
-  (void)pfn_free_func;
-  (void)user_data;
-  (void)num_events_in_wait_list;
-  (void)event_wait_list;
-  (void)event;
-  return queue_checked(queue);
-}
-
-cl_int CL_API_CALL clx_enqueue_svm_memcpy(cl_command_queue queue,
-                                          cl_bool blocking_copy, void *dst_ptr,
-                                          const void *src_ptr, size_t size,
-                                          cl_uint num_events_in_wait_list,
-                                          const cl_event *event_wait_list,
-                                          cl_event *event) {
-  (void)blocking_copy;
-  (void)dst_ptr;
-  (void)src_ptr;
-  (void)size;
-  (void)num_events_in_wait_list;
-  (void)event_wait_list;
-  (void)event;
-  return queue_checked(queue);
-}
-
-cl_int CL_API_CALL clx_enqueue_svm_mem_fill(cl_command_queue queue,
-                                            void *svm_ptr, const void *pattern,
-                                            size_t pattern_size, size_t size,
-                                            cl_uint num_events_in_wait_list,
-                                            const cl_event *event_wait_list,
-                                            cl_event *event) {
-  (void)svm_ptr;
-  (void)pattern;
-  (void)pattern_size;
-  (void)size;
-  (void)num_events_in_wait_list;
-  (void)event_wait_list;
-  (void)event;
-  return queue_checked(queue);
-}
-
-cl_int CL_API_CALL clx_enqueue_svm_map(cl_command_queue queue,
-                                       cl_bool blocking_map, cl_map_flags flags,
-                                       void *svm_ptr, size_t size,
-                                       cl_uint num_events_in_wait_list,
-                                       const cl_event *event_wait_list,
-                                       cl_event *event) {
-  (void)blocking_map;
-  (void)flags;
-  (void)svm_ptr;
-  (void)size;
-  (void)num_events_in_wait_list;
-  (void)event_wait_list;
-  (void)event;
-  return queue_checked(queue);
-}
-
-cl_int CL_API_CALL clx_enqueue_svm_unmap(cl_command_queue queue, void *svm_ptr,
-                                         cl_uint num_events_in_wait_list,
-                                         const cl_event *event_wait_list,
-                                         cl_event *event) {
-  (void)svm_ptr;
-  (void)num_events_in_wait_list;
-  (void)event_wait_list;
-  (void)event;
-  return queue_checked(queue);
-}
-
-cl_int CL_API_CALL clx_enqueue_svm_migrate_mem(
-    cl_command_queue queue, cl_uint num_svm_pointers, const void **svm_pointers,
-    const size_t *sizes, cl_mem_migration_flags flags,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-    cl_event *event) {
-  (void)num_svm_pointers;
-  (void)svm_pointers;
-  (void)sizes;
-  (void)flags;
-  (void)num_events_in_wait_list;
-  (void)event_wait_list;
-  (void)event;
-  return queue_checked(queue);
-}
-
-cl_int CL_API_CALL clx_set_kernel_arg_svm_pointer(cl_kernel kernel,
-                                                  cl_uint arg_index,
-                                                  const void *arg_value) {
-  (void)arg_index;
-  (void)arg_value;
-  return kernel_checked(kernel);
-}
-
-cl_int CL_API_CALL clx_set_kernel_exec_info(cl_kernel kernel,
-                                            cl_kernel_exec_info param_name,
-                                            size_t param_value_size,
-                                            const void *param_value) {
-  (void)param_name;
-  (void)param_value_size;
-  (void)param_value;
-  return kernel_checked(kernel);
 }
 
 cl_int CL_API_CALL clx_get_kernel_sub_group_info(

@@ -25,40 +25,6 @@ cl_mem CL_API_CALL clx_create_pipe(cl_context context, cl_mem_flags flags,
 cl_sampler CL_API_CALL clx_create_sampler_with_properties(
     cl_context context, const cl_sampler_properties *properties,
     cl_int *errcode_ret);
-cl_int CL_API_CALL clx_enqueue_svm_free(
-    cl_command_queue queue, cl_uint num_svm_pointers, void *svm_pointers[],
-    void(CL_CALLBACK *pfn_free_func)(cl_command_queue queue,
-                                     cl_uint num_svm_pointers,
-                                     void *svm_pointers[], void *user_data),
-    void *user_data, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event);
-cl_int CL_API_CALL clx_enqueue_svm_map(cl_command_queue queue,
-                                       cl_bool blocking_map, cl_map_flags flags,
-                                       void *svm_ptr, size_t size,
-                                       cl_uint num_events_in_wait_list,
-                                       const cl_event *event_wait_list,
-                                       cl_event *event);
-cl_int CL_API_CALL clx_enqueue_svm_mem_fill(cl_command_queue queue,
-                                            void *svm_ptr, const void *pattern,
-                                            size_t pattern_size, size_t size,
-                                            cl_uint num_events_in_wait_list,
-                                            const cl_event *event_wait_list,
-                                            cl_event *event);
-cl_int CL_API_CALL clx_enqueue_svm_memcpy(cl_command_queue queue,
-                                          cl_bool blocking_copy, void *dst_ptr,
-                                          const void *src_ptr, size_t size,
-                                          cl_uint num_events_in_wait_list,
-                                          const cl_event *event_wait_list,
-                                          cl_event *event);
-cl_int CL_API_CALL clx_enqueue_svm_migrate_mem(
-    cl_command_queue queue, cl_uint num_svm_pointers, const void **svm_pointers,
-    const size_t *sizes, cl_mem_migration_flags flags,
-    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-    cl_event *event);
-cl_int CL_API_CALL clx_enqueue_svm_unmap(cl_command_queue queue, void *svm_ptr,
-                                         cl_uint num_events_in_wait_list,
-                                         const cl_event *event_wait_list,
-                                         cl_event *event);
 cl_int CL_API_CALL clx_get_device_and_host_timer(cl_device_id device,
                                                  cl_ulong *device_timestamp,
                                                  cl_ulong *host_timestamp);
@@ -77,19 +43,9 @@ cl_int CL_API_CALL clx_set_context_destructor_callback(
     void *user_data);
 cl_int CL_API_CALL clx_set_default_device_command_queue(
     cl_context context, cl_device_id device, cl_command_queue command_queue);
-cl_int CL_API_CALL clx_set_kernel_arg_svm_pointer(cl_kernel kernel,
-                                                  cl_uint arg_index,
-                                                  const void *arg_value);
-cl_int CL_API_CALL clx_set_kernel_exec_info(cl_kernel kernel,
-                                            cl_kernel_exec_info param_name,
-                                            size_t param_value_size,
-                                            const void *param_value);
 cl_int CL_API_CALL clx_set_program_release_callback(
     cl_program program,
     void(CL_CALLBACK *pfn_notify)(cl_program program, void *user_data),
     void *user_data);
-void *CL_API_CALL clx_svm_alloc(cl_context context, cl_svm_mem_flags flags,
-                                size_t size, cl_uint alignment);
-void CL_API_CALL clx_svm_free(cl_context context, void *svm_pointer);
 
 #endif /* CLMUX_ICD_LATER_VERSIONS_H */

@@ -36,8 +36,7 @@ static cl_mem fail(cl_mem mem, cl_int error, cl_int *errcode_ret) {
   return NULL;
 }
 
-/* Gives `mem` a Mux buffer of its size bound to `memory` at `offset`. */
-static cl_int bind_buffer(cl_mem mem, mux_memory_t memory, size_t offset) {
+cl_int clx_buffer_bind(cl_mem mem, mux_memory_t memory, size_t offset) {
   mux_device_t device = clx_mem_mux_device(mem->context);
   if (muxCreateBuffer(device, mem->size, clx_allocator, &mem->mux_buffer) !=
       mux_success) {
@@ -62,11 +61,21 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags,
   if (size == 0 || size > max_alloc_size(context)) {
     return fail(NULL, CL_INVALID_BUFFER_SIZE, errcode_ret);
   }
+  /* Over SVM memory: within its allocation (fine-grained system SVM
+   * makes any other host memory SVM too, but no allocation limits it). */
+  size_t svm_offset = 0;
+  cl_mem svm = (flags & CL_MEM_USE_HOST_PTR)
+                   ? clx_svm_find(context, host_ptr, &svm_offset)
+                   : NULL;
+  if (svm && size > svm->size - svm_offset) {
+    return fail(NULL, CL_INVALID_BUFFER_SIZE, errcode_ret);
+  }
   cl_mem mem = clx_mem_create(context, CL_MEM_OBJECT_BUFFER, flags, size,
                               host_ptr, &error);
   if (!mem) return fail(NULL, error, errcode_ret);
+  mem->uses_svm = svm != NULL;
   if ((error = clx_mem_allocate(mem)) != CL_SUCCESS ||
-      (error = bind_buffer(mem, mem->mux_memory, 0)) != CL_SUCCESS) {
+      (error = clx_buffer_bind(mem, mem->mux_memory, 0)) != CL_SUCCESS) {
     return fail(mem, error, errcode_ret);
   }
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
@@ -160,7 +169,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   mem->parent = buffer;
   mem->origin = region->origin;
   mem->data = buffer->data + region->origin;
-  error = bind_buffer(mem, buffer->mux_memory, region->origin);
+  error = clx_buffer_bind(mem, buffer->mux_memory, region->origin);
   if (error != CL_SUCCESS) return fail(mem, error, errcode_ret);
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
   return mem;

@@ -216,6 +216,10 @@ struct _cl_context {
   void *notify_user_data;
   /* clSetContextDestructorCallback's, the newest first. */
   _Atomic(clx_context_destructor *) destructors;
+  /* clSVMAlloc's allocations by address (svm.c); each holds the context. */
+  pthread_mutex_t svm_lock;
+  cl_mem *svm;
+  size_t num_svm, svm_capacity;
 };
 
 /* Adds a function to call when the context is destroyed (newest first). */
@@ -622,6 +626,10 @@ struct _cl_mem {
   clx_mem_callback *destructor_callbacks;
   clx_mapping *mappings; /* live clEnqueueMap* results */
   atomic_uint map_count;
+  /* Shared virtual memory (svm.c): the storage of a clSVMAlloc, or a
+   * buffer made with CL_MEM_USE_HOST_PTR over SVM memory. */
+  cl_svm_mem_flags svm_flags;
+  bool uses_svm;
 };
 
 /* ---- Samplers (sampler.c) ----------------------------------------------- */
@@ -839,6 +847,19 @@ cl_int clx_kernel_arg_descriptor(cl_kernel kernel, cl_uint index, size_t size,
                                  const void *value,
                                  mux_descriptor_info_t *descriptor,
                                  cl_mem *mem);
+/* The same for clSetKernelArgSVMPointer's `value`: the allocation's buffer
+ * (*mem) for a pointer into a clSVMAlloc allocation, else the address. */
+cl_int clx_kernel_svm_arg_descriptor(cl_kernel kernel, cl_uint index,
+                                     const void *value,
+                                     mux_descriptor_info_t *descriptor,
+                                     cl_mem *mem);
+/* clSetKernelExecInfo's checks (CL_INVALID_VALUE); nothing is kept. */
+cl_int clx_check_exec_info(cl_kernel_exec_info param_name,
+                           size_t param_value_size, const void *param_value);
+/* The bytes a bounds-checked kernel may reach through an argument set to
+ * `descriptor` (and `mem`): to the end of a buffer from its offset, a
+ * __local size, everything behind a plain host address (SVM). */
+uint64_t clx_arg_extent(const mux_descriptor_info_t *descriptor, cl_mem mem);
 cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t local_size[3],
                              mux_kernel_t *out);
 
@@ -869,6 +890,11 @@ cl_mem clx_mem_create(cl_context context, cl_mem_object_type type,
  * coherent memory aligned to the device's base address alignment, filled
  * from host_ptr with COPY_HOST_PTR. CL_MEM_OBJECT_ALLOCATION_FAILURE. */
 cl_int clx_mem_allocate(cl_mem mem);
+/* The same at `alignment` bytes (a power of two); USE_HOST_PTR ignores it. */
+cl_int clx_mem_allocate_aligned(cl_mem mem, uint32_t alignment);
+/* Gives `mem` a Mux buffer of its size bound to `memory` at `offset`
+ * (buffer.c); CL_OUT_OF_RESOURCES. */
+cl_int clx_buffer_bind(cl_mem mem, mux_memory_t memory, size_t offset);
 /* The Mux device a context's memory objects live on. */
 mux_device_t clx_mem_mux_device(cl_context context);
 /* Whether a sub-buffer `origin` meets the device's
@@ -886,6 +912,63 @@ cl_int clx_mem_check_map(cl_mem mem, cl_map_flags map_flags);
  * `pointer` is not a live mapping of `mem`. */
 cl_int clx_mem_add_mapping(cl_mem mem, void *pointer, cl_map_flags flags);
 bool clx_mem_remove_mapping(cl_mem mem, void *pointer);
+
+/* ---- Shared virtual memory (svm.c, enqueue_svm.c) ----------------------- */
+
+/* The OpenCL 2.0 SVM entry points (the dispatch table's). */
+cl_int CL_API_CALL clx_enqueue_svm_free(
+    cl_command_queue queue, cl_uint num_svm_pointers, void *svm_pointers[],
+    void(CL_CALLBACK *pfn_free_func)(cl_command_queue queue,
+                                     cl_uint num_svm_pointers,
+                                     void *svm_pointers[], void *user_data),
+    void *user_data, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event);
+cl_int CL_API_CALL clx_enqueue_svm_map(cl_command_queue queue,
+                                       cl_bool blocking_map, cl_map_flags flags,
+                                       void *svm_ptr, size_t size,
+                                       cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list,
+                                       cl_event *event);
+cl_int CL_API_CALL clx_enqueue_svm_mem_fill(cl_command_queue queue,
+                                            void *svm_ptr, const void *pattern,
+                                            size_t pattern_size, size_t size,
+                                            cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list,
+                                            cl_event *event);
+cl_int CL_API_CALL clx_enqueue_svm_memcpy(cl_command_queue queue,
+                                          cl_bool blocking_copy, void *dst_ptr,
+                                          const void *src_ptr, size_t size,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list,
+                                          cl_event *event);
+cl_int CL_API_CALL clx_enqueue_svm_migrate_mem(
+    cl_command_queue queue, cl_uint num_svm_pointers, const void **svm_pointers,
+    const size_t *sizes, cl_mem_migration_flags flags,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+    cl_event *event);
+cl_int CL_API_CALL clx_enqueue_svm_unmap(cl_command_queue queue, void *svm_ptr,
+                                         cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list,
+                                         cl_event *event);
+cl_int CL_API_CALL clx_set_kernel_arg_svm_pointer(cl_kernel kernel,
+                                                  cl_uint arg_index,
+                                                  const void *arg_value);
+cl_int CL_API_CALL clx_set_kernel_exec_info(cl_kernel kernel,
+                                            cl_kernel_exec_info param_name,
+                                            size_t param_value_size,
+                                            const void *param_value);
+void *CL_API_CALL clx_svm_alloc(cl_context context, cl_svm_mem_flags flags,
+                                size_t size, cl_uint alignment);
+void CL_API_CALL clx_svm_free(cl_context context, void *svm_pointer);
+/* The clSVMAlloc allocation of `context` holding `pointer` (its storage is
+ * a buffer object, not held by the caller), with the pointer's offset in
+ * it; NULL for other memory (fine-grained system SVM: any host memory). */
+cl_mem clx_svm_find(cl_context context, const void *pointer, size_t *offset);
+/* Commands of clEnqueueSVMMemcpy/MemFill and clCommandSVMMemcpy/MemFillKHR. */
+cl_int clx_svm_memcpy(const clx_destination *to, void *dst_ptr,
+                      const void *src_ptr, size_t size);
+cl_int clx_svm_mem_fill(const clx_destination *to, void *svm_ptr,
+                        const void *pattern, size_t pattern_size, size_t size);
 
 /* ---- images: image helpers (image.c) ------------------------------------- */
 

@@ -156,21 +156,19 @@ static cl_int CL_API_CALL command_barrier(
   return error;
 }
 
-/* The device has no shared virtual memory (OpenCL 1.2). */
+/* SVM copies and fills: those of the queue (enqueue_svm.c). */
 static cl_int CL_API_CALL command_svm_memcpy(
     cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
     const cl_command_properties_khr *properties, void *dst_ptr,
     const void *src_ptr, size_t size, cl_uint num_sync_points_in_wait_list,
     const cl_sync_point_khr *sync_point_wait_list,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  (void)dst_ptr;
-  (void)src_ptr;
-  (void)size;
   clx_destination to;
   cl_int error = clx_recording_destination(
       command_buffer, command_queue, properties, num_sync_points_in_wait_list,
       sync_point_wait_list, sync_point, mutable_handle, &to);
-  return error != CL_SUCCESS ? error : CL_INVALID_OPERATION;
+  if (error != CL_SUCCESS) return error;
+  return clx_svm_memcpy(&to, dst_ptr, src_ptr, size);
 }
 
 static cl_int CL_API_CALL command_svm_mem_fill(
@@ -180,13 +178,12 @@ static cl_int CL_API_CALL command_svm_mem_fill(
     cl_uint num_sync_points_in_wait_list,
     const cl_sync_point_khr *sync_point_wait_list,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  (void)svm_ptr;
-  (void)pattern;
-  (void)pattern_size;
-  (void)size;
-  return command_svm_memcpy(command_buffer, command_queue, properties, NULL,
-                            NULL, 0, num_sync_points_in_wait_list,
-                            sync_point_wait_list, sync_point, mutable_handle);
+  clx_destination to;
+  cl_int error = clx_recording_destination(
+      command_buffer, command_queue, properties, num_sync_points_in_wait_list,
+      sync_point_wait_list, sync_point, mutable_handle, &to);
+  if (error != CL_SUCCESS) return error;
+  return clx_svm_mem_fill(&to, svm_ptr, pattern, pattern_size, size);
 }
 
 bool clx_command_buffer_executable(cl_command_buffer_khr command_buffer) {

@@ -40,6 +40,8 @@ static void context_destroy(clx_object *object) {
   }
   free(context->devices);
   free(context->properties);
+  free(context->svm); /* empty: each allocation holds the context */
+  pthread_mutex_destroy(&context->svm_lock);
   free(context);
 }
 
@@ -102,6 +104,7 @@ static cl_context create_context(const cl_context_properties *properties,
   }
   context->notify = notify;
   context->notify_user_data = user_data;
+  pthread_mutex_init(&context->svm_lock, NULL);
   clx_object_init(CLX_OBJ(context), clx_kind_context, context_destroy);
   *error = CL_SUCCESS;
   return context;

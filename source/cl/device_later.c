@@ -1,8 +1,8 @@
 /* clmux OpenCL front-end: the device queries of OpenCL 2.0 to 3.0, as a
- * 3.0 device without the optional features clmux lacks answers them: no
- * SVM, pipes, device-side queues, sub-groups, generic address space,
- * program-scope global variables, read-write images or non-uniform
- * work-groups; C11-style atomics of every order and scope
+ * 3.0 device without the optional features clmux lacks answers them: every
+ * kind of SVM (svm.c); no pipes, device-side queues, sub-groups, generic
+ * address space, program-scope global variables, read-write images or
+ * non-uniform work-groups; C11-style atomics of every order and scope
  * (compiler/builtins/c11_atomics); the OpenCL C 3.0 features the compiler
  * defines (frontend.h). */
 #include <stdio.h>
@@ -85,7 +85,6 @@ cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
       size = sizeof(size_t);
       break;
     case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
-    case CL_DEVICE_SVM_CAPABILITIES:
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
       size = sizeof(cl_bitfield);
       break;
@@ -101,6 +100,15 @@ cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
       return clGetDeviceInfo(device, CL_DEVICE_QUEUE_PROPERTIES,
                              param_value_size, param_value,
                              param_value_size_ret);
+    /* Kernels run in the application's address space on its CPU: any
+     * host memory is fine-grained SVM, with atomics coherent with the
+     * host's. */
+    case CL_DEVICE_SVM_CAPABILITIES:
+      v.bits = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
+               CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+               CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;
+      size = sizeof(cl_bitfield);
+      break;
     case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
       v.bits = ATOMIC_ORDERS | ATOMIC_SCOPES;
       size = sizeof(cl_bitfield);

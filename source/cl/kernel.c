@@ -400,6 +400,81 @@ cl_int clx_kernel_arg_descriptor(cl_kernel kernel, cl_uint index, size_t size,
   return error;
 }
 
+cl_int clx_kernel_svm_arg_descriptor(cl_kernel kernel, cl_uint index,
+                                     const void *value,
+                                     mux_descriptor_info_t *descriptor,
+                                     cl_mem *mem) {
+  if (index >= kernel->num_args) return CL_INVALID_ARG_INDEX;
+  if (kernel->arg_infos[index].kind != clx_arg_buffer) {
+    return CL_INVALID_ARG_VALUE;
+  }
+  *descriptor = (mux_descriptor_info_t){0};
+  *mem = NULL;
+  size_t offset = 0;
+  cl_mem allocation = clx_svm_find(kernel->program->context, value, &offset);
+  if (allocation) {
+    /* Into a clSVMAlloc allocation: its buffer at the pointer's offset, so
+     * the command holds the allocation and bounds checks know its end. */
+    descriptor->type = mux_descriptor_info_type_buffer;
+    descriptor->buffer_descriptor.buffer = allocation->mux_buffer;
+    descriptor->buffer_descriptor.offset = offset;
+    *mem = allocation;
+  } else if (value) {
+    /* Any other host address (fine-grained system SVM), as it is. */
+    descriptor->type = mux_descriptor_info_type_plain_old_embedded_data;
+    descriptor->plain_old_embedded_data_descriptor.length = sizeof value;
+    memcpy(descriptor->plain_old_embedded_data_descriptor.data, &value,
+           sizeof value);
+  } else {
+    descriptor->type = mux_descriptor_info_type_null_buffer;
+  }
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clx_set_kernel_arg_svm_pointer(cl_kernel kernel,
+                                                  cl_uint arg_index,
+                                                  const void *arg_value) {
+  if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;
+  mux_descriptor_info_t descriptor;
+  cl_mem mem = NULL;
+  cl_int error = clx_kernel_svm_arg_descriptor(kernel, arg_index, arg_value,
+                                               &descriptor, &mem);
+  if (error != CL_SUCCESS) return error;
+  pthread_mutex_lock(&kernel->lock);
+  clx_kernel_arg *arg = &kernel->args[arg_index];
+  arg->set = true;
+  arg->mem = mem;
+  arg->descriptor = descriptor;
+  pthread_mutex_unlock(&kernel->lock);
+  return CL_SUCCESS;
+}
+
+cl_int clx_check_exec_info(cl_kernel_exec_info param_name,
+                           size_t param_value_size, const void *param_value) {
+  if (!param_value) return CL_INVALID_VALUE;
+  switch (param_name) {
+    /* Pointers the kernel reaches through other memory: nothing to do
+     * when the kernel shares the host's address space. */
+    case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+      return param_value_size % sizeof(void *) == 0 ? CL_SUCCESS
+                                                    : CL_INVALID_VALUE;
+    /* Fine-grained system SVM is always on. */
+    case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+      return param_value_size == sizeof(cl_bool) ? CL_SUCCESS
+                                                 : CL_INVALID_VALUE;
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clx_set_kernel_exec_info(cl_kernel kernel,
+                                            cl_kernel_exec_info param_name,
+                                            size_t param_value_size,
+                                            const void *param_value) {
+  if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;
+  return clx_check_exec_info(param_name, param_value_size, param_value);
+}
+
 cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
                                   size_t arg_size, const void *arg_value) {
   if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;

@@ -18,6 +18,27 @@ typedef struct launch_record {
   cpu_bounds_record *record; /* with arg_count extents */
 } launch_record;
 
+uint64_t clx_arg_extent(const mux_descriptor_info_t *descriptor, cl_mem mem) {
+  switch (descriptor->type) {
+    case mux_descriptor_info_type_shared_local_buffer:
+      return descriptor->shared_local_buffer_descriptor.size;
+    case mux_descriptor_info_type_plain_old_embedded_data:
+      return UINT64_MAX;
+    case mux_descriptor_info_type_buffer: {
+      if (!mem || mem->type != CL_MEM_OBJECT_BUFFER) return 0;
+      /* A sub-buffer sharing its parent's Mux buffer starts at its origin
+       * there; an SVM pointer at its offset in the allocation. */
+      uint64_t start = mem->parent && mem->mux_buffer == mem->parent->mux_buffer
+                           ? mem->origin
+                           : 0;
+      uint64_t offset = descriptor->buffer_descriptor.offset - start;
+      return offset <= mem->size ? mem->size - offset : 0;
+    }
+    default:
+      return 0;
+  }
+}
+
 /* The record's descriptor for an NDRange of `kernel` (its lock held), or
  * false without memory. */
 bool clx_bounds_record_new(cl_kernel kernel, mux_descriptor_info_t *out,
@@ -38,13 +59,7 @@ bool clx_bounds_record_new(cl_kernel kernel, mux_descriptor_info_t *out,
   launch->arg_count = n;
   for (uint32_t i = 0; i < n; i++) {
     const clx_kernel_arg *arg = &kernel->args[i];
-    uint64_t extent = 0;
-    if (arg->descriptor.type == mux_descriptor_info_type_shared_local_buffer) {
-      extent = arg->descriptor.shared_local_buffer_descriptor.size;
-    } else if (arg->mem && arg->mem->type == CL_MEM_OBJECT_BUFFER) {
-      extent = arg->mem->size;
-    }
-    address->extents[i] = extent;
+    address->extents[i] = clx_arg_extent(&arg->descriptor, arg->mem);
   }
   *out = (mux_descriptor_info_t){0};
   out->type = mux_descriptor_info_type_plain_old_embedded_data;

@@ -105,6 +105,11 @@ cl_mem clx_mem_create(cl_context context, cl_mem_object_type type,
 }
 
 cl_int clx_mem_allocate(cl_mem mem) {
+  return clx_mem_allocate_aligned(
+      mem, clx_mem_mux_device(mem->context)->info->buffer_alignment);
+}
+
+cl_int clx_mem_allocate_aligned(cl_mem mem, uint32_t alignment) {
   mux_device_t device = clx_mem_mux_device(mem->context);
   mux_result_t result;
   if (mem->flags & CL_MEM_USE_HOST_PTR) {
@@ -114,8 +119,8 @@ cl_int clx_mem_allocate(cl_mem mem) {
     result = muxAllocateMemory(
         device, mem->size, 1,
         mux_memory_property_host_visible | mux_memory_property_host_coherent,
-        mux_allocation_type_alloc_host, device->info->buffer_alignment,
-        clx_allocator, &mem->mux_memory);
+        mux_allocation_type_alloc_host, alignment, clx_allocator,
+        &mem->mux_memory);
   }
   if (result != mux_success) {
     mem->mux_memory = NULL;
@@ -251,8 +256,8 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
     case CL_MEM_PROPERTIES:
       return clx_properties_info(CLX_OBJ(memobj), param_value_size, param_value,
                                  param_value_size_ret);
-    case CL_MEM_USES_SVM_POINTER: { /* no SVM */
-      cl_bool uses = CL_FALSE;
+    case CL_MEM_USES_SVM_POINTER: {
+      cl_bool uses = memobj->uses_svm ? CL_TRUE : CL_FALSE;
       return clx_info(&uses, sizeof uses, param_value_size, param_value,
                       param_value_size_ret);
     }

@@ -250,6 +250,26 @@ static cl_int next_args(next_state *next, cl_uint count,
   return CL_SUCCESS;
 }
 
+static cl_int next_svm_args(next_state *next, cl_uint count,
+                            const cl_mutable_dispatch_arg_khr *args) {
+  cl_mutable_command_khr command = next->command;
+  if (count && !(command->updatable & CL_MUTABLE_DISPATCH_ARGUMENTS_KHR)) {
+    return CL_INVALID_OPERATION;
+  }
+  for (cl_uint k = 0; k < count; k++) {
+    cl_uint i = args[k].arg_index;
+    mux_descriptor_info_t descriptor;
+    cl_mem mem = NULL;
+    cl_int error = clx_kernel_svm_arg_descriptor(
+        command->kernel, i, args[k].arg_value, &descriptor, &mem);
+    if (error != CL_SUCCESS) return error;
+    next->descriptors[i] = descriptor;
+    next->set[i] = true;
+    next->mems[i] = mem;
+  }
+  return CL_SUCCESS;
+}
+
 static bool changes(const size_t *given, const size_t now[3], cl_uint dims) {
   if (!given) return false;
   for (cl_uint d = 0; d < dims; d++) {
@@ -312,13 +332,22 @@ static cl_int next_from(next_state *next, cl_command_buffer_khr command_buffer,
       command->command_buffer != command_buffer) {
     return CL_INVALID_MUTABLE_COMMAND_KHR;
   }
-  /* SVM arguments and execution information need OpenCL 2.0's SVM. */
-  if (config->num_svm_args || config->num_exec_infos) {
-    return CL_INVALID_OPERATION;
+  if ((config->num_exec_infos && !config->exec_info_list) ||
+      (config->num_svm_args && !config->arg_svm_list)) {
+    return CL_INVALID_VALUE;
+  }
+  for (cl_uint i = 0; i < config->num_exec_infos; i++) {
+    const cl_mutable_dispatch_exec_info_khr *info = &config->exec_info_list[i];
+    cl_int error = clx_check_exec_info(info->param_name, info->param_value_size,
+                                       info->param_value);
+    if (error != CL_SUCCESS) return error;
   }
   cl_int error = next_begin(next, command);
   if (error != CL_SUCCESS) return error;
   error = next_args(next, config->num_args, config->arg_list);
+  if (error == CL_SUCCESS) {
+    error = next_svm_args(next, config->num_svm_args, config->arg_svm_list);
+  }
   if (error == CL_SUCCESS) error = next_sizes(next, config);
   if (error == CL_SUCCESS) {
     error =
@@ -353,18 +382,11 @@ static cl_int next_apply(next_state *next) {
   /* What the command now refers to lives as long as the buffer. */
   clx_enqueue holder = {.recording = command_buffer};
   for (cl_uint i = 0; i < n; i++) {
-    if (next->mems[i]) {
-      clx_recording_hold(&holder, CLX_OBJ(next->mems[i]));
-      if (command->bounds_record) {
-        clx_bounds_record_set_extent(command->bounds_record, i,
-                                     next->mems[i]->size);
-      }
-    } else if (command->bounds_record &&
-               next->descriptors[i].type ==
-                   mux_descriptor_info_type_shared_local_buffer) {
+    if (next->mems[i]) clx_recording_hold(&holder, CLX_OBJ(next->mems[i]));
+    if (command->bounds_record && next->set[i]) {
       clx_bounds_record_set_extent(
           command->bounds_record, i,
-          next->descriptors[i].shared_local_buffer_descriptor.size);
+          clx_arg_extent(&next->descriptors[i], next->mems[i]));
     }
   }
   /* The new state becomes the command's (its arrays swap with next's). */

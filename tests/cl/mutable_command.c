@@ -151,7 +151,7 @@ static void test_updates(void) {
   config = (mutable_config){.command = NULL};
   CHECK_CL(CL_INVALID_MUTABLE_COMMAND_KHR, update(cb, &config));
   config = (mutable_config){.command = command, .num_svm_args = 1};
-  CHECK_CL(CL_INVALID_OPERATION, update(cb, &config));
+  CHECK_CL(CL_INVALID_VALUE, update(cb, &config)); /* no list */
   config = (mutable_config){.command = command, .work_dim = 2};
   CHECK_CL(CL_INVALID_VALUE, update(cb, &config));
   cl_uint bad_type = 7;
