@@ -451,17 +451,20 @@ cl_int CL_API_CALL clx_set_kernel_arg_svm_pointer(cl_kernel kernel,
 
 cl_int clx_check_exec_info(cl_kernel_exec_info param_name,
                            size_t param_value_size, const void *param_value) {
-  if (!param_value) return CL_INVALID_VALUE;
   switch (param_name) {
     /* Pointers the kernel reaches through other memory: nothing to do
-     * when the kernel shares the host's address space. */
+     * when the kernel shares the host's address space. An empty list
+     * clears the last one. */
     case CL_KERNEL_EXEC_INFO_SVM_PTRS:
-      return param_value_size % sizeof(void *) == 0 ? CL_SUCCESS
-                                                    : CL_INVALID_VALUE;
+      return param_value_size % sizeof(void *) == 0 &&
+                     (param_value || param_value_size == 0)
+                 ? CL_SUCCESS
+                 : CL_INVALID_VALUE;
     /* Fine-grained system SVM is always on. */
     case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
-      return param_value_size == sizeof(cl_bool) ? CL_SUCCESS
-                                                 : CL_INVALID_VALUE;
+      return param_value && param_value_size == sizeof(cl_bool)
+                 ? CL_SUCCESS
+                 : CL_INVALID_VALUE;
     default:
       return CL_INVALID_VALUE;
   }

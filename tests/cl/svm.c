@@ -211,6 +211,12 @@ static void test_fine_grained_system(void) {
   CHECK_CL(CL_INVALID_VALUE,
            clSetKernelExecInfo(scale, CL_KERNEL_EXEC_INFO_SVM_PTRS,
                                sizeof indirect, NULL));
+  CHECK_CL_SUCCESS(/* clears the list */
+                   clSetKernelExecInfo(scale, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0,
+                                       NULL));
+  CHECK_CL(CL_INVALID_VALUE,
+           clSetKernelExecInfo(scale, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+                               sizeof system, NULL));
   CHECK_CL(CL_INVALID_VALUE,
            clSetKernelExecInfo(scale, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
                                1, &system));
