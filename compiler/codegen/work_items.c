@@ -16,6 +16,9 @@ typedef enum work_item_query {
   query_num_groups,
   query_global_offset,
   query_work_dim,
+  query_enqueued_local_size,
+  query_global_linear_id,
+  query_local_linear_id,
   query_fence, /* mem_fence, read_mem_fence, write_mem_fence */
   query_none
 } work_item_query;
@@ -32,6 +35,11 @@ static const struct {
     {"_Z14get_num_groupsj", query_num_groups},
     {"_Z17get_global_offsetj", query_global_offset},
     {"_Z12get_work_dimv", query_work_dim},
+    /* OpenCL C 2.0 on; work-groups are uniform, so the enqueued local
+     * size is the local size. */
+    {"_Z23get_enqueued_local_sizej", query_enqueued_local_size},
+    {"_Z20get_global_linear_idv", query_global_linear_id},
+    {"_Z19get_local_linear_idv", query_local_linear_id},
     {"_Z9mem_fencej", query_fence},
     {"_Z14read_mem_fencej", query_fence},
     {"_Z15write_mem_fencej", query_fence},
@@ -57,6 +65,7 @@ bool cc_is_group_uniform_query(const char *name) {
     case query_num_groups:
     case query_global_offset:
     case query_work_dim:
+    case query_enqueued_local_size:
       return true;
     default:
       return false;
@@ -75,11 +84,14 @@ bool cc_observes_work_groups(LLVMValueRef function,
         case query_local_id:
         case query_group_id:
         case query_local_size:
+        case query_enqueued_local_size:
+        case query_local_linear_id:
           /* Computed from the row's item index when the group's width
            * is known (cc_lower_work_items). */
           if (!local_size[0]) return true;
           break;
         case query_global_offset:
+        case query_global_linear_id:
           return true;
         default:
           break;
@@ -109,7 +121,7 @@ typedef struct lowering {
 /* What a query answers outside dimensions 0..2: sizes 1, the rest 0. */
 static uint64_t out_of_range_value(work_item_query query) {
   return query == query_global_size || query == query_local_size ||
-                 query == query_num_groups
+                 query == query_enqueued_local_size || query == query_num_groups
              ? 1
              : 0;
 }
@@ -151,6 +163,7 @@ static LLVMValueRef dimension_value(lowering *l, work_item_query query,
     case query_global_offset:
       return wg_u64(l, offsetof(cpu_work_group, global_offset) + 8 * d);
     case query_local_size:
+    case query_enqueued_local_size:
       if (l->local_size[d]) return LLVMConstInt(l->i64, l->local_size[d], 0);
       return LLVMBuildZExt(
           l->builder,
@@ -161,6 +174,30 @@ static LLVMValueRef dimension_value(lowering *l, work_item_query query,
     default:
       return LLVMConstInt(l->i64, 0, 0);
   }
+}
+
+/* get_global_linear_id (from 0 whatever the offset) or get_local_linear_id:
+ * ((id2 * size1) + id1) * size0 + id0, sizes of unused dimensions 1. */
+static LLVMValueRef linear_id(lowering *l, work_item_query query) {
+  bool global = query == query_global_linear_id;
+  LLVMValueRef value = NULL;
+  for (unsigned d = 3; d-- > 0;) {
+    LLVMValueRef id =
+        dimension_value(l, global ? query_global_id : query_local_id, d);
+    if (global) {
+      id = LLVMBuildSub(l->builder, id,
+                        dimension_value(l, query_global_offset, d), "");
+    }
+    if (value) {
+      LLVMValueRef size =
+          dimension_value(l, global ? query_global_size : query_local_size, d);
+      value = LLVMBuildAdd(l->builder,
+                           LLVMBuildMul(l->builder, value, size, ""), id, "");
+    } else {
+      value = id;
+    }
+  }
+  return value;
 }
 
 /* The query's value for a dimension argument that may be any i32. */
@@ -205,6 +242,9 @@ void cc_lower_work_items(LLVMValueRef function, LLVMValueRef wg,
         if (query == query_work_dim) {
           value = cc_load_wg_field(l.builder, wg, LLVMTypeOf(inst),
                                    offsetof(cpu_work_group, work_dim), "");
+        } else if (query == query_global_linear_id ||
+                   query == query_local_linear_id) {
+          value = linear_id(&l, query);
         } else if (query != query_fence) {
           value = query_value(&l, query, LLVMGetOperand(inst, 0));
           LLVMTypeRef type = LLVMTypeOf(inst);

@@ -435,6 +435,68 @@ static void test_opencl_c_versions(void) {
   clReleaseCommandQueue(queue);
 }
 
+/* OpenCL C 2.0's work-item functions, in a 3D NDRange with an offset:
+ * linear ids count from 0 in x-fastest order, and the enqueued local size
+ * is the local size (work-groups are uniform). */
+static void test_linear_ids(void) {
+  static const char source[] =
+      "kernel void k(global uint *out) {\n"
+      "  size_t g = get_global_linear_id();\n"
+      "  out[3 * g] = get_local_linear_id();\n"
+      "  out[3 * g + 1] = (get_global_id(2) - get_global_offset(2)) * 100 +\n"
+      "                   (get_global_id(1) - get_global_offset(1)) * 10 +\n"
+      "                   get_global_id(0) - get_global_offset(0);\n"
+      "  out[3 * g + 2] = get_enqueued_local_size(0) * 100 +\n"
+      "                   get_enqueued_local_size(1) * 10 +\n"
+      "                   get_enqueued_local_size(2) + "
+      "get_enqueued_local_size(3);\n"
+      "}\n";
+  const size_t offset[3] = {3, 1, 7}, global[3] = {8, 6, 4},
+               local[3] = {4, 3, 2};
+  enum { ITEMS = 8 * 6 * 4 };
+  cl_program program = cl_test_build(context, device, source, "-cl-std=CL3.0");
+  cl_int error = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "k", &error);
+  cl_mem out = cl_test_buffer(context, 3 * ITEMS * sizeof(cl_uint), NULL);
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof out, &out));
+  cl_command_queue queue = cl_test_queue(context, device, 0);
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 3, offset, global,
+                                          local, 0, NULL, NULL));
+  static cl_uint values[3 * ITEMS];
+  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof values,
+                                       values, 0, NULL, NULL));
+  bool right = true;
+  for (size_t z = 0; z < 4; z++) {
+    for (size_t y = 0; y < 6; y++) {
+      for (size_t x = 0; x < 8; x++) {
+        size_t g = (z * 6 + y) * 8 + x;
+        size_t l = ((z % 2) * 3 + y % 3) * 4 + x % 4;
+        right &= values[3 * g] == l &&
+                 values[3 * g + 1] == z * 100 + y * 10 + x &&
+                 values[3 * g + 2] == 4 * 100 + 3 * 10 + 2 + 1;
+      }
+    }
+  }
+  CHECK(right);
+  /* 1D, the local size clmux's choice (rows of work-groups). */
+  size_t one_offset = 5, items = ITEMS, chosen = 0;
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, &one_offset, &items,
+                                          NULL, 0, NULL, NULL));
+  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof values,
+                                       values, 0, NULL, NULL));
+  chosen = values[2] / 100;
+  right = chosen > 0 && ITEMS % chosen == 0;
+  for (size_t x = 0; x < ITEMS && right; x++) {
+    right = values[3 * x] == x % chosen && values[3 * x + 1] == x &&
+            values[3 * x + 2] == chosen * 100 + 10 + 1 + 1;
+  }
+  CHECK(right);
+  clReleaseCommandQueue(queue);
+  clReleaseMemObject(out);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 /* The device's OpenCL version as major * 10 + minor. */
 static int device_version(void) {
   char version[64] = "";
@@ -496,6 +558,7 @@ int main(void) {
   test_device_queries();
   test_program_queries();
   test_opencl_c_versions();
+  test_linear_ids();
   test_version_dependent();
   test_made_from_properties();
   test_unsupported();
