@@ -409,7 +409,7 @@ typedef struct clx_mutable_dispatch_config {
 #define CLX_MUTABLE_FIELDS                                                    \
   (CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR |                                    \
    CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR | CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR | \
-   CL_MUTABLE_DISPATCH_ARGUMENTS_KHR)
+   CL_MUTABLE_DISPATCH_ARGUMENTS_KHR | CL_MUTABLE_DISPATCH_EXEC_INFO_KHR)
 
 /* Commands recorded once into a Mux command buffer of their own, copied
  * into a queue's batch at each enqueue (muxCpuCommandReplay). Every command

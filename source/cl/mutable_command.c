@@ -336,6 +336,10 @@ static cl_int next_from(next_state *next, cl_command_buffer_khr command_buffer,
       (config->num_svm_args && !config->arg_svm_list)) {
     return CL_INVALID_VALUE;
   }
+  if (config->num_exec_infos &&
+      !(command->updatable & CL_MUTABLE_DISPATCH_EXEC_INFO_KHR)) {
+    return CL_INVALID_OPERATION;
+  }
   for (cl_uint i = 0; i < config->num_exec_infos; i++) {
     const cl_mutable_dispatch_exec_info_khr *info = &config->exec_info_list[i];
     cl_int error = clx_check_exec_info(info->param_name, info->param_value_size,

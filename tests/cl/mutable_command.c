@@ -3,8 +3,10 @@
  * (with the local size clmux chose chosen again), offset and local size,
  * each checked on the next enqueue; runs already queued keep what they
  * were enqueued with; an argument left unset until an update (the buffer
- * finalized but not executable until then); the command's queries; and
- * each error, after which the command is unchanged. */
+ * finalized but not executable until then); SVM arguments and execution
+ * information; the command's queries; and each error, after which the
+ * command is unchanged. */
+#define CL_TARGET_OPENCL_VERSION 300 /* clSVMAlloc */
 #include "command_buffer_khr.h"
 
 static const char *source =
@@ -66,6 +68,64 @@ static cl_command_buffer_khr mutable_buffer(cl_bitfield asserts) {
 static void run(cl_command_buffer_khr cb) {
   CHECK_CL_SUCCESS(khr.enqueue(0, NULL, cb, 0, NULL, NULL));
   CHECK_CL_SUCCESS(clFinish(queue));
+}
+
+/* An SVM pointer argument swapped for a pointer into another allocation,
+ * and execution information, by update; both refused without their
+ * updatable field. */
+static void test_svm_updates(void) {
+  int *in = clSVMAlloc(context, CL_MEM_READ_WRITE, N * sizeof(int), 0);
+  int *other = clSVMAlloc(context, CL_MEM_READ_WRITE, 2 * N * sizeof(int), 0);
+  REQUIRE(in && other);
+  for (int i = 0; i < N; i++) in[i] = 4;
+  for (int i = 0; i < 2 * N; i++) other[i] = i < N ? 0 : 9;
+  cl_mem out = buffer_of(-1);
+  int a = 3;
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof out, &out));
+  CHECK_CL_SUCCESS(clSetKernelArgSVMPointer(kernel, 1, in));
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof a, &a));
+  cl_command_buffer_khr cb = mutable_buffer(0);
+  cl_mutable_command_khr command = NULL;
+  size_t global = 32, local = 4;
+  command_properties properties[] = {
+      CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR,
+      CL_MUTABLE_DISPATCH_ARGUMENTS_KHR | CL_MUTABLE_DISPATCH_EXEC_INFO_KHR, 0};
+  CHECK_CL_SUCCESS(khr.ndrange(cb, NULL, properties, kernel, 1, NULL, &global,
+                               &local, 0, NULL, NULL, &command));
+  CHECK_CL_SUCCESS(khr.finalize(cb));
+  run(cb);
+  CHECK_INT(0, wrong(out, 0, 32, 3, 4, 4, -1));
+  cl_mutable_dispatch_arg_khr svm_arg = {1, 0, other + N};
+  void *indirect[1] = {in};
+  cl_mutable_dispatch_exec_info_khr info = {CL_KERNEL_EXEC_INFO_SVM_PTRS,
+                                            sizeof indirect, indirect};
+  mutable_config config = {.command = command,
+                           .num_svm_args = 1,
+                           .num_exec_infos = 1,
+                           .arg_svm_list = &svm_arg,
+                           .exec_info_list = &info};
+  CHECK_CL_SUCCESS(update(cb, &config));
+  run(cb);
+  CHECK_INT(0, wrong(out, 0, 32, 3, 9, 4, -1));
+  info.param_value_size = 3;
+  CHECK_CL(CL_INVALID_VALUE, update(cb, &config));
+  khr.release(cb);
+
+  /* Updatable arguments only: execution information is refused. */
+  command_properties args_only[] = {CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR,
+                                    CL_MUTABLE_DISPATCH_ARGUMENTS_KHR, 0};
+  cb = mutable_buffer(0);
+  CHECK_CL_SUCCESS(khr.ndrange(cb, NULL, args_only, kernel, 1, NULL, &global,
+                               &local, 0, NULL, NULL, &command));
+  CHECK_CL_SUCCESS(khr.finalize(cb));
+  info.param_value_size = sizeof indirect;
+  config = (mutable_config){
+      .command = command, .num_exec_infos = 1, .exec_info_list = &info};
+  CHECK_CL(CL_INVALID_OPERATION, update(cb, &config));
+  khr.release(cb);
+  clReleaseMemObject(out);
+  clSVMFree(context, other);
+  clSVMFree(context, in);
 }
 
 static void test_updates(void) {
@@ -348,7 +408,8 @@ int main(void) {
   CHECK(fields == (CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR |
                    CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR |
                    CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR |
-                   CL_MUTABLE_DISPATCH_ARGUMENTS_KHR));
+                   CL_MUTABLE_DISPATCH_ARGUMENTS_KHR |
+                   CL_MUTABLE_DISPATCH_EXEC_INFO_KHR));
   khr_load(platform);
   context = cl_test_context(device);
   queue = cl_test_queue(context, device, 0);
@@ -357,6 +418,7 @@ int main(void) {
   kernel = clCreateKernel(program, "axpy", &error);
   REQUIRE(error == CL_SUCCESS);
   test_updates();
+  test_svm_updates();
   test_limits();
   test_deferred();
   clReleaseKernel(kernel);
