@@ -44,11 +44,12 @@ static const char cc_prelude[] =
   "+cl_khr_3d_image_writes"
 
 /* OpenCL C 3.0's optional features the CPU device has: images (3D writes
- * too), doubles, 64-bit integers, and C11-style atomics of every order and
- * scope (the builtin library's compiler/builtins/c11_atomics, which
+ * too), doubles, 64-bit integers, C11-style atomics of every order and
+ * scope, and the work-group collective functions (the builtin library's
+ * compiler/builtins/c11_atomics and work_group, which
  * compiler/builtins/meson.build compiles with the same). Clang takes the
- * first five as extensions (-cl-ext); the others are macros its headers
- * only read (-D). */
+ * first five as extensions (-cl-ext); the others are macros only its
+ * headers and builtin declarations read (-D). */
 enum { CC_FEATURES_AS_EXTENSIONS = 5 };
 const char *const cc_opencl_c_features[] = {
     "__opencl_c_images",
@@ -59,6 +60,7 @@ const char *const cc_opencl_c_features[] = {
     "__opencl_c_atomic_order_seq_cst",
     "__opencl_c_atomic_scope_device",
     "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_work_group_collective_functions",
 };
 const size_t cc_opencl_c_feature_count =
     sizeof cc_opencl_c_features / sizeof *cc_opencl_c_features;

@@ -322,7 +322,6 @@ static void test_device_queries(void) {
   cl_bool flag = CL_TRUE;
   const cl_device_info flags[] = {
       CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
-      CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT,
       CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CL_DEVICE_PIPE_SUPPORT,
       CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS};
   for (size_t i = 0; i < sizeof flags / sizeof *flags; i++) {

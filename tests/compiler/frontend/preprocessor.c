@@ -77,7 +77,7 @@ int main(void) {
             "!defined(__opencl_c_device_enqueue) && "
             "!defined(__opencl_c_read_write_images) && "
             "!defined(__opencl_c_program_scope_global_variables) && "
-            "!defined(__opencl_c_work_group_collective_functions) && "
+            "defined(__opencl_c_work_group_collective_functions) && "
             "!defined(__opencl_c_fp16)",
             "-cl-std=CL3.0"));
   /* ... and no 3.0 feature in 1.2. */
