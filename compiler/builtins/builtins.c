@@ -97,6 +97,7 @@ cc_status cc_builtins_link(LLVMModuleRef module, cc_log *log) {
   if (cc_builtins_part_count > CC_BUILTINS_MAX_PARTS) {
     return fail(log, cc_error_llvm, "more library parts than expected");
   }
+  cc_builtins_define_generic_forms(module, part_defining);
   cc_status status = link_needed_parts(module, log);
   if (status != cc_success) return status;
   cc_builtins_add_vector_variants(module);

@@ -27,4 +27,10 @@ extern const size_t cc_builtins_index_count;
  * can run, declared and kept in @llvm.compiler.used. */
 void cc_builtins_add_vector_variants(LLVMModuleRef module);
 
+/* Defines each generic address space overload `module` declares and the
+ * library lacks as a call of its named form (generic_calls.c);
+ * part_defining(name) is the part defining a symbol, or -1. */
+void cc_builtins_define_generic_forms(LLVMModuleRef module,
+                                      int (*part_defining)(const char *));
+
 #endif /* CLMUX_COMPILER_BUILTINS_INTERNAL_H */

@@ -19,6 +19,10 @@ typedef enum work_item_query {
   query_enqueued_local_size,
   query_global_linear_id,
   query_local_linear_id,
+  query_to_global, /* the generic address space's */
+  query_to_local,
+  query_to_private,
+  query_get_fence,
   query_fence, /* mem_fence, read_mem_fence, write_mem_fence */
   query_none
 } work_item_query;
@@ -40,6 +44,11 @@ static const struct {
     {"_Z23get_enqueued_local_sizej", query_enqueued_local_size},
     {"_Z20get_global_linear_idv", query_global_linear_id},
     {"_Z19get_local_linear_idv", query_local_linear_id},
+    {"__to_global", query_to_global},
+    {"__to_local", query_to_local},
+    {"__to_private", query_to_private},
+    {"_Z9get_fencePU9CLgenericv", query_get_fence},
+    {"_Z9get_fencePU9CLgenericKv", query_get_fence},
     {"_Z9mem_fencej", query_fence},
     {"_Z14read_mem_fencej", query_fence},
     {"_Z15write_mem_fencej", query_fence},
@@ -200,6 +209,64 @@ static LLVMValueRef linear_id(lowering *l, work_item_query query) {
   return value;
 }
 
+/* to_global, to_local, to_private and get_fence of `pointer`: local memory
+ * is the worker's block, private memory its scratch and the stack from
+ * here up, global memory the rest (cpu_work_group). */
+static LLVMValueRef address_space_query(lowering *l, work_item_query query,
+                                        LLVMValueRef call) {
+  LLVMBuilderRef b = l->builder;
+  LLVMContextRef context = LLVMGetTypeContext(l->i64);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+  LLVMValueRef pointer = LLVMGetOperand(call, 0);
+  LLVMValueRef address = LLVMBuildPtrToInt(b, pointer, l->i64, "");
+  /* (address - start) < size, unsigned: within [start, start + size). */
+  LLVMValueRef local_start = LLVMBuildPtrToInt(
+      b,
+      cc_load_wg_pointer(b, l->wg, offsetof(cpu_work_group, local_memory), ""),
+      l->i64, "");
+  LLVMValueRef is_local =
+      LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, address, local_start, ""),
+                    wg_u64(l, offsetof(cpu_work_group, local_memory_size)), "");
+  if (query == query_get_fence) {
+    return LLVMBuildSelect(
+        b, is_local, LLVMConstInt(LLVMTypeOf(call), 1, 0), /* LOCAL */
+        LLVMConstInt(LLVMTypeOf(call), 2, 0), "");         /* GLOBAL */
+  }
+  LLVMValueRef scratch_start = LLVMBuildPtrToInt(
+      b, cc_load_wg_pointer(b, l->wg, offsetof(cpu_work_group, scratch), ""),
+      l->i64, "");
+  LLVMValueRef in_scratch =
+      LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, address, scratch_start, ""),
+                    wg_u64(l, offsetof(cpu_work_group, scratch_size)), "");
+  LLVMModuleRef module = LLVMGetGlobalParent(
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)));
+  LLVMTypeRef save_type = LLVMFunctionType(ptr, NULL, 0, 0);
+  LLVMValueRef save = LLVMGetNamedFunction(module, "llvm.stacksave.p0");
+  if (!save) save = LLVMAddFunction(module, "llvm.stacksave.p0", save_type);
+  /* A leaf function keeps locals in the 128-byte red zone below the stack
+   * pointer (x86-64 System V). */
+  LLVMValueRef stack_pointer = LLVMBuildSub(
+      b,
+      LLVMBuildPtrToInt(b, LLVMBuildCall2(b, save_type, save, NULL, 0, ""),
+                        l->i64, ""),
+      LLVMConstInt(l->i64, 128, 0), "");
+  LLVMValueRef stack_end = LLVMBuildPtrToInt(
+      b, cc_load_wg_pointer(b, l->wg, offsetof(cpu_work_group, stack_end), ""),
+      l->i64, "");
+  LLVMValueRef on_stack =
+      LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, stack_pointer, ""),
+                   LLVMBuildICmp(b, LLVMIntULT, address, stack_end, ""), "");
+  LLVMValueRef is_private = LLVMBuildOr(b, in_scratch, on_stack, "");
+  LLVMValueRef is_global =
+      LLVMBuildNot(b, LLVMBuildOr(b, is_local, is_private, ""), "");
+  LLVMValueRef kept = query == query_to_global  ? is_global
+                      : query == query_to_local ? is_local
+                                                : is_private;
+  LLVMTypeRef type = LLVMTypeOf(call);
+  return LLVMBuildSelect(b, kept, LLVMBuildAddrSpaceCast(b, pointer, type, ""),
+                         LLVMConstPointerNull(type), "");
+}
+
 /* The query's value for a dimension argument that may be any i32. */
 static LLVMValueRef query_value(lowering *l, work_item_query query,
                                 LLVMValueRef dimension) {
@@ -245,6 +312,8 @@ void cc_lower_work_items(LLVMValueRef function, LLVMValueRef wg,
         } else if (query == query_global_linear_id ||
                    query == query_local_linear_id) {
           value = linear_id(&l, query);
+        } else if (query >= query_to_global && query <= query_get_fence) {
+          value = address_space_query(&l, query, inst);
         } else if (query != query_fence) {
           value = query_value(&l, query, LLVMGetOperand(inst, 0));
           LLVMTypeRef type = LLVMTypeOf(inst);

@@ -47,16 +47,19 @@ static const char cc_prelude[] =
  * too), doubles, 64-bit integers, C11-style atomics of every order and
  * scope, and the work-group collective functions (the builtin library's
  * compiler/builtins/c11_atomics and work_group, which
- * compiler/builtins/meson.build compiles with the same). Clang takes the
- * first five as extensions (-cl-ext); the others are macros only its
- * headers and builtin declarations read (-D). */
-enum { CC_FEATURES_AS_EXTENSIONS = 5 };
+ * compiler/builtins/meson.build compiles with the same), and the generic
+ * address space (compiler/builtins/generic_calls.c, and to_global & co.
+ * in codegen). Clang takes the first six as extensions (-cl-ext); the
+ * others are macros only its headers and builtin declarations read
+ * (-D). */
+enum { CC_FEATURES_AS_EXTENSIONS = 6 };
 const char *const cc_opencl_c_features[] = {
     "__opencl_c_images",
     "__opencl_c_3d_image_writes",
     "__opencl_c_fp64",
     "__opencl_c_int64",
     "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_generic_address_space",
     "__opencl_c_atomic_order_seq_cst",
     "__opencl_c_atomic_scope_device",
     "__opencl_c_atomic_scope_all_devices",
@@ -112,6 +115,9 @@ static const char *const cc_fixed_args[] = {
     "-cl-kernel-arg-info",
     /* `#pragma clang __debug crash` and friends must not end the host. */
     "-disable-pragma-debug-crash",
+    /* Wide vectors passed to builtins: no ABI to keep, as codegen inlines
+     * every call; the warning would only confuse build logs. */
+    "-Wno-psabi",
     CC_EXTENSIONS,
     "-D__OPENCL_VERSION__=" CC_STRING(CC_OPENCL_VERSION_MAJOR)
         CC_STRING(CC_OPENCL_VERSION_MINOR) "0",

@@ -1,11 +1,11 @@
 /* clmux OpenCL front-end: the device queries of OpenCL 2.0 to 3.0, as a
  * 3.0 device without the optional features clmux lacks answers them: every
  * kind of SVM (svm.c), work-group collective functions
- * (compiler/builtins/work_group); no pipes, device-side queues, sub-groups,
- * generic address space, program-scope global variables, read-write images
- * or non-uniform work-groups; C11-style atomics of every order and scope
- * (compiler/builtins/c11_atomics); the OpenCL C 3.0 features the compiler
- * defines (frontend.h). */
+ * (compiler/builtins/work_group), the generic address space; no pipes,
+ * device-side queues, sub-groups, program-scope global variables,
+ * read-write images or non-uniform work-groups; C11-style atomics of every
+ * order and scope (compiler/builtins/c11_atomics); the OpenCL C 3.0 features
+ * the compiler defines (frontend.h). */
 #include <stdio.h>
 #include <string.h>
 
@@ -91,12 +91,12 @@ cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
       break;
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
-    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     case CL_DEVICE_PIPE_SUPPORT:
       size = sizeof(cl_bool);
       break;
     /* What it has. */
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: /* work_group */
+    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: /* generic_calls.c */
       v.b = CL_TRUE;
       size = sizeof(cl_bool);
       break;

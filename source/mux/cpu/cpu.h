@@ -114,6 +114,9 @@ void cpu_pool_destroy(struct cpu_pool *pool, mux_allocator_info_t allocator);
 /* Threads able to run loop items, the calling thread included. */
 unsigned cpu_pool_slots(const struct cpu_pool *pool);
 size_t cpu_pool_local_memory_size(const struct cpu_pool *pool);
+/* The highest address of the calling thread's stack (kernels' private
+ * memory, with their scratch), found once per thread; NULL if unknown. */
+uint8_t *cpu_thread_stack_end(void);
 /* A fault raised by code run under cpu_fault_run (fault.c). */
 typedef struct cpu_fault {
   int signal;    /* SIGSEGV, SIGBUS, SIGFPE or SIGILL */

@@ -365,6 +365,24 @@ size_t cpu_pool_local_memory_size(const struct cpu_pool *pool) {
   return pool ? pool->local_memory_size : 0;
 }
 
+uint8_t *cpu_thread_stack_end(void) {
+  static _Thread_local uint8_t *end;
+  static _Thread_local bool known;
+  if (!known) {
+    known = true;
+    pthread_attr_t attr;
+    void *base = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      if (pthread_attr_getstack(&attr, &base, &size) == 0) {
+        end = (uint8_t *)base + size;
+      }
+      pthread_attr_destroy(&attr);
+    }
+  }
+  return end;
+}
+
 bool cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
                            uint64_t chunk, cpu_range_fn fn, void *context,
                            const char *label, cpu_fault *fault) {

@@ -53,6 +53,14 @@ typedef struct cpu_work_group {
   uint32_t work_dim;
   uint8_t *local_memory; /* this worker's local memory, CPU_LOCAL_ALIGN'd */
   uint8_t *scratch;      /* per-work-item storage across barriers */
+  /* Where each address space lies, for the generic address space's
+   * to_global, to_local, to_private and get_fence: local memory is
+   * local_memory_size bytes from local_memory; private memory is the
+   * scratch_size bytes from scratch and the thread's stack up to
+   * stack_end; everything else is global. */
+  uint64_t local_memory_size;
+  uint64_t scratch_size;
+  uint8_t *stack_end;
 } cpu_work_group;
 
 typedef void (*cpu_work_group_fn)(const uint8_t *args,
