@@ -21,11 +21,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
-enum { kernels = 100, items = 256, max_platforms = 16 };
+#include "per_platform.h"
+
+enum { kernels = 100, items = 256 };
 
 typedef struct result {
   char name[32];
@@ -160,50 +160,21 @@ static void bench_platform(cl_platform_id platform, int rounds, result *out) {
   clReleaseContext(context);
 }
 
-/* In a child: bench platform `index` into `out`; false when there is none. */
-static int run_child(int index, int rounds, result *out) {
-  cl_platform_id platforms[max_platforms];
-  cl_uint count = 0;
-  if (clGetPlatformIDs(max_platforms, platforms, &count) != CL_SUCCESS ||
-      (cl_uint)index >= count) {
-    return 0;
-  }
-  bench_platform(platforms[index], rounds, out);
-  return 1;
+static void bench_one(cl_platform_id platform, void *out, void *rounds) {
+  bench_platform(platform, *(int *)rounds, out);
+}
+
+static void name_failed(void *out, int index) {
+  snprintf(((result *)out)->name, sizeof((result *)out)->name, "platform %d",
+           index);
 }
 
 int main(int argc, char **argv) {
   int rounds = argc > 1 ? atoi(argv[1]) : 200;
   if (rounds < 1) rounds = 1;
-  result results[max_platforms];
-  int found = 0;
-  for (int index = 0; index < max_platforms; index++) {
-    int channel[2];
-    if (pipe(channel) != 0) return 1;
-    fflush(stdout);
-    pid_t child = fork();
-    if (child < 0) return 1;
-    if (child == 0) {
-      close(channel[0]);
-      result mine = {.ok = 0};
-      int exists = run_child(index, rounds, &mine);
-      if (exists && write(channel[1], &mine, sizeof mine) != sizeof mine) {
-        _exit(1);
-      }
-      _exit(0);
-    }
-    close(channel[1]);
-    result got;
-    ssize_t size = read(channel[0], &got, sizeof got);
-    close(channel[0]);
-    waitpid(child, NULL, 0);
-    if (size == 0) break; /* no platform at this index */
-    if (size != sizeof got) {
-      snprintf(got.name, sizeof got.name, "platform %d", index);
-      got.ok = 0; /* died */
-    }
-    results[found++] = got;
-  }
+  result results[bench_max_platforms];
+  int found = bench_each_platform(bench_one, &rounds, results, sizeof *results,
+                                  name_failed);
   if (found == 0) {
     fprintf(stderr, "clmux-cl-replay-bench: no OpenCL platform found\n");
     return 1;
