@@ -46,7 +46,7 @@ typedef struct access {
   LLVMValueRef size; /* i64 bytes */
 } access;
 
-bool cc_add_bounds_record_arg(cc_kernel_info *info) {
+bool cc_add_hidden_arg(cc_kernel_info *info) {
   cc_arg_layout *args =
       realloc(info->args, (info->arg_count + 1) * sizeof *args);
   if (!args) return false;

@@ -31,14 +31,16 @@ static void describe(const cc_target *target, const cc_kernel_info *info,
  * links it into `linked`; local memory and scratch grow to its needs, and
  * groups merge only if every version lets them. */
 static cc_status add_version(const cc_target *target, LLVMModuleRef source,
-                             LLVMModuleRef linked, const char *name,
-                             const uint32_t local_size[3], bool bounds_check,
+                             LLVMModuleRef linked,
+                             const cc_kernel_request *request,
                              const char *symbol, cc_binary_kernel *entry,
                              cc_log *log) {
   LLVMModuleRef module = NULL;
   cc_work_group_facts facts = {0, 0, false};
-  cc_status status = cc_build_work_group(source, name, local_size, symbol,
-                                         bounds_check, &module, &facts, log);
+  const char *name = request->name;
+  cc_status status = cc_build_work_group(
+      source, name, request->local_size, symbol, request->bounds_check,
+      request->globals, &module, &facts, log);
   if (status != cc_success) return status;
   if (facts.local_memory > entry->local_memory) {
     entry->local_memory = facts.local_memory;
@@ -70,14 +72,11 @@ static cc_status add_format_versions(const cc_target *target,
   } else {
     snprintf(general, length, "%s.any_format", symbol);
     snprintf(rgba_float, length, "%s.rgba_float", symbol);
-    status =
-        add_version(target, source, linked, request->name, request->local_size,
-                    request->bounds_check, general, entry, log);
+    status = add_version(target, source, linked, request, general, entry, log);
   }
   if (status == cc_success) {
     status =
-        add_version(target, pinned, linked, request->name, request->local_size,
-                    request->bounds_check, rgba_float, entry, log);
+        add_version(target, pinned, linked, request, rgba_float, entry, log);
   }
   if (status == cc_success) {
     status = cc_build_format_dispatch(linked, symbol, rgba_float, general,
@@ -123,9 +122,7 @@ static cc_status add_kernel(const cc_target *target, LLVMModuleRef source,
                                  is_image, pinned, entry, log);
     LLVMDisposeModule(pinned);
   } else {
-    status =
-        add_version(target, source, linked, request->name, request->local_size,
-                    request->bounds_check, symbol, entry, log);
+    status = add_version(target, source, linked, request, symbol, entry, log);
   }
   free(is_image);
   cc_kernel_info_release(&info);

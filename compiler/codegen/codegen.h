@@ -163,6 +163,30 @@ cc_status cc_binary_write(const cc_binary_kernel *kernels, uint32_t count,
                           const void *object, size_t object_size, uint8_t **out,
                           size_t *out_size, cc_log *log);
 
+/* ---- Program-scope global variables (program_globals.c) ----------------- */
+
+/* The program's addrspace(1) variables (OpenCL C 2.0 on: program-scope and
+ * static __global ones) live in one block per program, which the caller
+ * allocates and which every kernel of the program reaches through a
+ * hidden argument: their places in it, in module order, by name (a
+ * module split per kernel keeps the names, not the order). */
+typedef struct cc_program_globals {
+  size_t count;
+  char **names;
+  uint64_t *offsets;
+  uint64_t size; /* the block's bytes; 0: no variable, no hidden argument */
+} cc_program_globals;
+
+cc_status cc_program_globals_of(LLVMModuleRef module, cc_program_globals *out);
+void cc_program_globals_release(cc_program_globals *globals);
+/* Writes the variables' initial values into `block` (globals->size bytes
+ * at the address kernels will see): pointers to other variables become
+ * their addresses in the block. Fails (with the reason in *log) for an
+ * initializer it cannot lay out, such as a pointer to __constant data. */
+cc_status cc_program_globals_write(LLVMModuleRef module,
+                                   const cc_program_globals *globals,
+                                   uint8_t *block, cc_log *log);
+
 /* ---- All of it --------------------------------------------------------- */
 
 typedef struct cc_kernel_request {
@@ -170,10 +194,14 @@ typedef struct cc_kernel_request {
   uint32_t local_size[3]; /* as for cc_codegen_work_group */
   /* CLMUX_BOUNDS_CHECK: every access to __global, __constant and __local
    * memory is checked; the function then takes, after the kernel's
-   * arguments (at the next multiple of 8), the address of a
-   * cpu_bounds_record (work_group_abi.h) that the caller fills with each
-   * argument's extent and reads after the launch. */
+   * arguments (and the globals' block), at the next multiple of 8, the
+   * address of a cpu_bounds_record (work_group_abi.h) that the caller
+   * fills with each argument's extent and reads after the launch. */
   bool bounds_check;
+  /* The program's global variables (NULL or size 0: none); with some, the
+   * function takes the block's address after the kernel's arguments, at
+   * the next multiple of 8. */
+  const cc_program_globals *globals;
 } cc_kernel_request;
 
 /* Generates, links, optimizes and emits `count` work-group functions of

@@ -126,13 +126,16 @@ typedef struct cc_work_group_facts {
 } cc_work_group_facts;
 
 /* cc_codegen_work_group, also telling what the function needs (`facts`
- * may be NULL); with `bounds_check`, the kernel's accesses are checked
- * (bounds_check.c) and it takes the record's address after its
- * arguments. */
+ * may be NULL). With program `globals` (NULL or size 0: none) it takes
+ * their block's address after its arguments; with `bounds_check`, the
+ * kernel's accesses are checked (bounds_check.c) and it takes the record's
+ * address after those. */
 cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
                               const uint32_t local_size[3], const char *symbol,
-                              bool bounds_check, LLVMModuleRef *out,
-                              cc_work_group_facts *facts, cc_log *log);
+                              bool bounds_check,
+                              const cc_program_globals *globals,
+                              LLVMModuleRef *out, cc_work_group_facts *facts,
+                              cc_log *log);
 
 /* ---- OpenCL vector types split for the vectorizer (scalarize.c) ---- */
 
@@ -185,6 +188,16 @@ void cc_local_layout_release(cc_local_layout *layout);
 bool cc_used_by_code(LLVMValueRef value);
 bool cc_lower_local_variables(LLVMValueRef function, LLVMValueRef wg,
                               const cc_local_layout *layout);
+/* The same for `count` variables placed at `offsets` from `base`, a
+ * pointer available in the entry block. */
+bool cc_lower_variables_at(LLVMValueRef function, LLVMValueRef base,
+                           LLVMValueRef *variables, const uint64_t *offsets,
+                           uint32_t count);
+/* Program-scope global variables (program_globals.c): their uses in
+ * `function` become pointers into the block at `base`. */
+bool cc_lower_program_globals(LLVMModuleRef module, LLVMValueRef function,
+                              LLVMValueRef base,
+                              const cc_program_globals *globals);
 
 /* ---- Barriers (barriers.c, liveness.c) ---- */
 
@@ -278,9 +291,10 @@ bool cc_slot_liveness(LLVMValueRef function, const LLVMValueRef *slots,
 
 /* ---- CLMUX_BOUNDS_CHECK (bounds_check.c) ---- */
 
-/* Appends the hidden argument of a bounds-checked kernel: 8 bytes, the
- * address of its cpu_bounds_record (work_group_abi.h). */
-bool cc_add_bounds_record_arg(cc_kernel_info *info);
+/* Appends a hidden argument: 8 bytes at the next multiple of 8, an
+ * address (the program globals' block, a bounds-checked kernel's
+ * cpu_bounds_record of work_group_abi.h). */
+bool cc_add_hidden_arg(cc_kernel_info *info);
 /* Checks every access of `body` to __global, __constant or __local memory
  * based on one of its first `user_args` parameters where `checkable` (a
  * buffer or __local pointer, not an image) or on a __local or __constant

@@ -199,27 +199,51 @@ static bool replace_in_function(LLVMBuilderRef builder, LLVMValueRef function,
   return ok;
 }
 
-bool cc_lower_local_variables(LLVMValueRef function, LLVMValueRef wg,
-                              const cc_local_layout *layout) {
-  if (layout->count == 0) return true;
-  LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(wg));
-  LLVMTypeRef i8 = LLVMInt8TypeInContext(context);
-  LLVMTypeRef i64 = LLVMInt64TypeInContext(context);
-  LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
-  /* After the entry block's allocas, before any other instruction. */
+/* The builder after the entry block's allocas, before anything else. */
+static LLVMBuilderRef builder_at_entry(LLVMValueRef function) {
+  LLVMBuilderRef builder =
+      LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(function)));
   LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(function));
   while (LLVMIsAAllocaInst(first)) first = LLVMGetNextInstruction(first);
   LLVMPositionBuilderBefore(builder, first);
+  return builder;
+}
+
+static bool lower_at(LLVMBuilderRef builder, LLVMValueRef function,
+                     LLVMValueRef base, LLVMValueRef *variables,
+                     const uint64_t *offsets, uint32_t count) {
+  LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(base));
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(context);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(context);
+  bool ok = true;
+  for (uint32_t i = 0; ok && i < count; i++) {
+    LLVMValueRef offset = LLVMConstInt(i64, offsets[i], 0);
+    LLVMValueRef at = LLVMBuildInBoundsGEP2(builder, i8, base, &offset, 1, "");
+    LLVMValueRef pointer =
+        LLVMBuildAddrSpaceCast(builder, at, LLVMTypeOf(variables[i]), "");
+    ok = replace_in_function(builder, function, variables[i], pointer);
+  }
+  return ok;
+}
+
+bool cc_lower_variables_at(LLVMValueRef function, LLVMValueRef base,
+                           LLVMValueRef *variables, const uint64_t *offsets,
+                           uint32_t count) {
+  if (count == 0) return true;
+  LLVMBuilderRef builder = builder_at_entry(function);
+  bool ok = lower_at(builder, function, base, variables, offsets, count);
+  LLVMDisposeBuilder(builder);
+  return ok;
+}
+
+bool cc_lower_local_variables(LLVMValueRef function, LLVMValueRef wg,
+                              const cc_local_layout *layout) {
+  if (layout->count == 0) return true;
+  LLVMBuilderRef builder = builder_at_entry(function);
   LLVMValueRef base = cc_load_wg_pointer(
       builder, wg, offsetof(cpu_work_group, local_memory), "local_memory");
-  bool ok = true;
-  for (uint32_t i = 0; ok && i < layout->count; i++) {
-    LLVMValueRef offset = LLVMConstInt(i64, layout->offsets[i], 0);
-    LLVMValueRef at = LLVMBuildInBoundsGEP2(builder, i8, base, &offset, 1, "");
-    LLVMValueRef pointer = LLVMBuildAddrSpaceCast(
-        builder, at, LLVMTypeOf(layout->variables[i]), "");
-    ok = replace_in_function(builder, function, layout->variables[i], pointer);
-  }
+  bool ok = lower_at(builder, function, base, layout->variables,
+                     layout->offsets, layout->count);
   LLVMDisposeBuilder(builder);
   return ok;
 }

@@ -263,8 +263,11 @@ static cc_status check_bounds(LLVMModuleRef module, LLVMValueRef kernel,
 static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
                             const cc_kernel_info *info, bool *by_pointer,
                             const uint32_t local_size[3], bool bounds_check,
+                            const cc_program_globals *globals,
                             LLVMValueRef *body, unsigned *regions,
                             clone_result *result, cc_log *log) {
+  /* The globals' block is the first hidden argument. */
+  unsigned globals_arg = LLVMCountParams(kernel);
   cc_local_layout layout;
   if (cc_local_layout_of(module, kernel, &layout) != cc_success) {
     return cc_fail(log, cc_error_out_of_memory, "no memory");
@@ -304,8 +307,11 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
                                     &result->flags_offset, log);
   }
   if (status == cc_success &&
-      !cc_lower_local_variables(*body, LLVMGetParam(*body, info->arg_count),
-                                &layout)) {
+      (!cc_lower_local_variables(*body, LLVMGetParam(*body, info->arg_count),
+                                 &layout) ||
+       !cc_lower_program_globals(
+           module, *body, globals ? LLVMGetParam(*body, globals_arg) : NULL,
+           globals))) {
     status = cc_fail(log, cc_error_out_of_memory, "no memory");
   }
   cc_local_layout_release(&layout);
@@ -360,6 +366,7 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
                                 const cc_kernel_info *info,
                                 const uint32_t local_size[3],
                                 const char *symbol, bool bounds_check,
+                                const cc_program_globals *globals,
                                 clone_result *result, cc_log *log) {
   LLVMValueRef kernel = cc_find_kernel(module, name);
   /* A program's other kernels and the builtins only they call would be
@@ -373,8 +380,9 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   bool reads_images = cc_image_args(kernel, NULL) > 0;
   LLVMValueRef body = NULL;
   unsigned regions = 0;
-  cc_status status = shape_body(module, kernel, info, by_pointer, local_size,
-                                bounds_check, &body, &regions, result, log);
+  cc_status status =
+      shape_body(module, kernel, info, by_pointer, local_size, bounds_check,
+                 globals, &body, &regions, result, log);
 
   /* Private arrays that stay in memory would be shared by the work-items
    * of one vector: then let the vectorizer check dependences itself. A
@@ -453,14 +461,16 @@ cc_status cc_codegen_work_group(LLVMModuleRef source, const char *name,
                                 const uint32_t local_size[3],
                                 const char *symbol, LLVMModuleRef *out,
                                 cc_log *log) {
-  return cc_build_work_group(source, name, local_size, symbol, false, out, NULL,
-                             log);
+  return cc_build_work_group(source, name, local_size, symbol, false, NULL, out,
+                             NULL, log);
 }
 
 cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
                               const uint32_t local_size[3], const char *symbol,
-                              bool bounds_check, LLVMModuleRef *out,
-                              cc_work_group_facts *facts, cc_log *log) {
+                              bool bounds_check,
+                              const cc_program_globals *globals,
+                              LLVMModuleRef *out, cc_work_group_facts *facts,
+                              cc_log *log) {
   *out = NULL;
   if (!symbol || !*symbol || LLVMGetNamedFunction(source, symbol) ||
       LLVMGetNamedGlobal(source, symbol)) {
@@ -471,8 +481,10 @@ cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
   cc_kernel_info info;
   cc_status status = cc_codegen_kernel_info(source, name, &info, log);
   if (status != cc_success) return status;
-  if (status == cc_success && bounds_check &&
-      !cc_add_bounds_record_arg(&info)) {
+  /* Hidden arguments: the globals' block, then the bounds record. */
+  if (globals && !globals->size) globals = NULL;
+  if (status == cc_success && ((globals && !cc_add_hidden_arg(&info)) ||
+                               (bounds_check && !cc_add_hidden_arg(&info)))) {
     status = cc_fail(log, cc_error_out_of_memory, "no memory");
   }
   uint32_t chosen[3];
@@ -483,7 +495,7 @@ cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
     LLVMModuleRef module = LLVMCloneModule(source);
     clone_result result = {0, 0, 0, false};
     status = build_in_clone(module, name, &info, chosen, symbol, bounds_check,
-                            &result, log);
+                            globals, &result, log);
     if (status != cc_success && log && getenv("CLMUX_DEBUG")) {
       fprintf(stderr, "clmux: kernel %s: %s\n", name, log->text);
     }

@@ -47,12 +47,13 @@ static const char cc_prelude[] =
  * too), doubles, 64-bit integers, C11-style atomics of every order and
  * scope, and the work-group collective functions (the builtin library's
  * compiler/builtins/c11_atomics and work_group, which
- * compiler/builtins/meson.build compiles with the same), and the generic
+ * compiler/builtins/meson.build compiles with the same), the generic
  * address space (compiler/builtins/generic_calls.c, and to_global & co.
- * in codegen). Clang takes the first six as extensions (-cl-ext); the
- * others are macros only its headers and builtin declarations read
- * (-D). */
-enum { CC_FEATURES_AS_EXTENSIONS = 6 };
+ * in codegen) and program-scope global variables (codegen's
+ * program_globals.c). Clang takes the first seven as extensions
+ * (-cl-ext); the others are macros only its headers and builtin
+ * declarations read (-D). */
+enum { CC_FEATURES_AS_EXTENSIONS = 7 };
 const char *const cc_opencl_c_features[] = {
     "__opencl_c_images",
     "__opencl_c_3d_image_writes",
@@ -60,6 +61,7 @@ const char *const cc_opencl_c_features[] = {
     "__opencl_c_int64",
     "__opencl_c_atomic_order_acq_rel",
     "__opencl_c_generic_address_space",
+    "__opencl_c_program_scope_global_variables",
     "__opencl_c_atomic_order_seq_cst",
     "__opencl_c_atomic_scope_device",
     "__opencl_c_atomic_scope_all_devices",

@@ -56,7 +56,15 @@ struct cc_module {
   LLVMModuleRef *parts;
   bool split_tried;
   bool digest_ready;
+  /* The program's global variables (program_globals.c of codegen), laid
+   * out at the first need, under llvm_lock. */
+  cc_program_globals globals;
+  bool globals_ready;
 };
+
+/* module->globals, laid out if not yet (llvm_lock held); false without
+ * memory. */
+bool cc_module_lay_out_globals(cc_module *module);
 
 /* A module of `kind` with a fresh context and no code yet, or NULL. */
 cc_module *cc_module_new(cc_module_kind kind, const char *options,

@@ -108,6 +108,7 @@ void cc_module_destroy(cc_module *module) {
     LLVMDisposeModule(module->parts[k]);
   }
   free(module->parts);
+  cc_program_globals_release(&module->globals);
   cc_kernels_free(module);
   cc_target_destroy(module->target);
   if (module->llvm) LLVMDisposeModule(module->llvm);

@@ -197,6 +197,15 @@ cc_module_result cc_module_specialize(cc_module *module, const char *name,
  * kernel's arguments (work_group_abi.h). */
 bool cc_module_checks_bounds(const cc_module *module);
 
+/* Program-scope global variables (OpenCL C 2.0 on): the bytes of the block
+ * that holds them all (0: the program has none), which the caller
+ * allocates once per program and passes to every kernel after its
+ * arguments (before a bounds record); cc_module_write_globals writes their
+ * initial values into it, at the address kernels will see, or fails with
+ * a malloc'd reason in *error. */
+uint64_t cc_module_globals_size(cc_module *module);
+bool cc_module_write_globals(cc_module *module, uint8_t *block, char **error);
+
 /* How many containers this module has built (cache misses), for tests. */
 size_t cc_module_build_count(cc_module *module);
 

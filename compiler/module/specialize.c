@@ -36,6 +36,37 @@ static cc_module_result from_status(cc_status status) {
   return CC_MODULE_INTERNAL_ERROR;
 }
 
+bool cc_module_lay_out_globals(cc_module *module) {
+  if (module->globals_ready) return true;
+  if (cc_program_globals_of(module->llvm, &module->globals) != cc_success) {
+    return false;
+  }
+  module->globals_ready = true;
+  return true;
+}
+
+uint64_t cc_module_globals_size(cc_module *module) {
+  pthread_mutex_lock(&module->llvm_lock);
+  bool ok = cc_module_lay_out_globals(module);
+  uint64_t size = ok ? module->globals.size : 0;
+  pthread_mutex_unlock(&module->llvm_lock);
+  return size;
+}
+
+bool cc_module_write_globals(cc_module *module, uint8_t *block, char **error) {
+  cc_log log = {""};
+  pthread_mutex_lock(&module->llvm_lock);
+  cc_status status = cc_error_out_of_memory;
+  snprintf(log.text, sizeof log.text, "no memory");
+  if (cc_module_lay_out_globals(module)) {
+    status =
+        cc_program_globals_write(module->llvm, &module->globals, block, &log);
+  }
+  pthread_mutex_unlock(&module->llvm_lock);
+  if (status != cc_success && error) *error = cc_module_strdup(log.text);
+  return status == cc_success;
+}
+
 bool cc_module_checks_bounds(const cc_module *module) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, read_bounds_check);
@@ -95,11 +126,16 @@ static void build_here(cc_module *module, cc_spec *spec) {
              kernel->name, missing);
     status = cc_error_unsupported;
   }
+  if (status == cc_success && !cached && !cc_module_lay_out_globals(module)) {
+    status = cc_error_out_of_memory;
+    snprintf(log.text, sizeof log.text, "no memory");
+  }
   if (status == cc_success && !cached) {
     cc_kernel_request request = {
         kernel->name,
         {spec->local_size[0], spec->local_size[1], spec->local_size[2]},
-        cc_module_checks_bounds(module)};
+        cc_module_checks_bounds(module),
+        &module->globals};
     status = cc_codegen_build(module->target,
                               kernel_source(module, spec->kernel), &request, 1,
                               &spec->binary, &spec->size, NULL, &log);

@@ -456,7 +456,8 @@ struct _cl_mutable_command_khr {
   size_t offset[3], global[3], local[3];
   bool local_chosen;        /* no local size given: chosen with the global */
   uint64_t recorded_groups; /* work-groups when recorded */
-  cl_uint num_descriptors;  /* the kernel's arguments, and a bounds record */
+  cl_uint num_descriptors;  /* room for the kernel's arguments and hidden */
+  cl_uint hidden_args;      /* ones (globals' block, bounds record) */
   mux_descriptor_info_t *descriptors;
   bool *set;             /* per argument: unset ones wait for an update */
   unsigned char *values; /* value arguments' bytes, which descriptors use */
@@ -735,6 +736,10 @@ struct _cl_program {
   atomic_uint kernels_attached;
   atomic_uint module_users;
   struct clx_retired *retired;
+  /* The block of the program's global variables (clx_program_globals),
+   * made for `globals_module` at its first launch; NULL if none yet. */
+  cl_mem globals;
+  cc_module *globals_module;
   /* Specializations of `module`'s kernels, newest first (own lock: an
    * enqueue never waits on a query). */
   pthread_mutex_t specializations_lock;
@@ -758,6 +763,12 @@ void clx_program_set_build(cl_program program, cc_module *module,
 /* Whether kernels can be created: built-in, or a successfully built
  * executable (program.c). */
 bool clx_program_executable(cl_program program);
+/* The block of the program's global variables (OpenCL C 2.0 on), in *out,
+ * made and given its initial values at the first call for the current
+ * module (program_globals.c); NULL if the program has none.
+ * CL_OUT_OF_RESOURCES (with a report to the context) when the values
+ * cannot be laid out, CL_MEM_OBJECT_ALLOCATION_FAILURE. */
+cl_int clx_program_globals(cl_program program, cl_mem *out);
 /* Whether kernels of the program can run on `device`: executable, and its
  * last build was for the device or one it is a sub-device of (program.c). */
 bool clx_program_runs_on(cl_program program, cl_device_id device);
@@ -847,6 +858,8 @@ cl_int clx_kernel_arg_descriptor(cl_kernel kernel, cl_uint index, size_t size,
                                  const void *value,
                                  mux_descriptor_info_t *descriptor,
                                  cl_mem *mem);
+/* The descriptor of a buffer (or sub-buffer) argument. */
+mux_descriptor_info_t clx_buffer_descriptor(cl_mem mem);
 /* The same for clSetKernelArgSVMPointer's `value`: the allocation's buffer
  * (*mem) for a pointer into a clSVMAlloc allocation, else the address. */
 cl_int clx_kernel_svm_arg_descriptor(cl_kernel kernel, cl_uint index,

@@ -202,20 +202,28 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
                              const size_t local[3],
                              cl_mutable_command_khr mutable) {
   cl_uint num_args = kernel->num_args;
-  /* Compiled with bounds checks, the kernel takes one argument more. */
+  /* Hidden arguments after the kernel's: the block of the program's
+   * global variables, if it has any, and with bounds checks the record. */
+  cl_mem globals = NULL;
+  if (kernel->compiled) {
+    cl_int error = clx_program_globals(kernel->program, &globals);
+    if (error != CL_SUCCESS) return error;
+  }
   bool checked =
       kernel->compiled && cc_module_checks_bounds(kernel->program->module);
+  cl_uint hidden = (globals != NULL) + checked;
   /* Most kernels' descriptors fit on the stack: no malloc per launch. */
   mux_descriptor_info_t on_stack[16];
   mux_descriptor_info_t *descriptors = on_stack;
   if (mutable) {
     descriptors = mutable->descriptors;
-  } else if (num_args >= 16) {
-    descriptors = malloc((num_args + 1) * sizeof *descriptors);
+    mutable->hidden_args = hidden;
+  } else if (num_args + hidden > 16) {
+    descriptors = malloc((num_args + hidden) * sizeof *descriptors);
     if (!descriptors) return CL_OUT_OF_HOST_MEMORY;
   }
   mux_ndrange_options_t options = {0};
-  options.descriptors_length = num_args + checked;
+  options.descriptors_length = num_args + hidden;
   options.descriptors = options.descriptors_length ? descriptors : NULL;
   memcpy(options.local_size, local, sizeof options.local_size);
   options.global_offset = offset;
@@ -230,8 +238,10 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
       descriptors[i] = kernel->args[i].descriptor;
     }
   }
+  if (globals) descriptors[num_args] = clx_buffer_descriptor(globals);
   void *record = NULL;
-  if (checked && add_bounds_record(enqueue, kernel, &descriptors[num_args],
+  if (checked && add_bounds_record(enqueue, kernel,
+                                   &descriptors[num_args + (globals != NULL)],
                                    &record) != CL_SUCCESS) {
     pthread_mutex_unlock(&kernel->lock);
     if (descriptors != on_stack && !mutable) free(descriptors);
@@ -253,6 +263,7 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
   if (result == mux_success) {
     clx_enqueue_label(enqueue, kernel->name);
     clx_enqueue_hold(enqueue, CLX_OBJ(kernel));
+    if (globals) clx_enqueue_hold(enqueue, CLX_OBJ(globals));
     for (cl_uint i = 0; i < num_args; i++) {
       if (kernel->args[i].mem && (!mutable || mutable->set[i])) {
         clx_enqueue_hold(enqueue, CLX_OBJ(kernel->args[i].mem));

@@ -303,8 +303,7 @@ static mux_sampler_t mux_sampler_of(cl_sampler sampler) {
   return value;
 }
 
-/* The descriptor of a buffer (or sub-buffer) argument. */
-static mux_descriptor_info_t buffer_descriptor(cl_mem mem) {
+mux_descriptor_info_t clx_buffer_descriptor(cl_mem mem) {
   mux_descriptor_info_t descriptor = {0};
   descriptor.type = mux_descriptor_info_type_buffer;
   descriptor.buffer_descriptor.buffer = mem->mux_buffer;
@@ -336,7 +335,7 @@ static cl_int build_arg(cl_kernel kernel, const clx_arg_info *info,
           value->context != kernel->program->context) {
         return CL_INVALID_MEM_OBJECT;
       }
-      arg->descriptor = buffer_descriptor(value);
+      arg->descriptor = clx_buffer_descriptor(value);
       *mem = value;
       return CL_SUCCESS;
     }

@@ -101,7 +101,8 @@ cl_mutable_command_khr clx_mutable_new(
     properties_length += 2;
   }
   if (request->properties) properties_length++;
-  command->num_descriptors = num_args + 1; /* room for a bounds record */
+  /* Room for the hidden arguments: the globals' block, a bounds record. */
+  command->num_descriptors = num_args + 2;
   command->descriptors =
       calloc(command->num_descriptors, sizeof(*command->descriptors));
   command->set = calloc(num_args + 1, sizeof(*command->set));
@@ -371,9 +372,7 @@ static cl_int next_apply(next_state *next) {
   for (cl_uint i = 0; i < n; i++) complete &= next->set[i];
   if (complete) {
     mux_ndrange_options_t options = {0};
-    options.descriptors_length = command->num_descriptors;
-    /* Without bounds checks, no record follows the arguments. */
-    if (!command->bounds_record) options.descriptors_length--;
+    options.descriptors_length = n + command->hidden_args;
     options.descriptors = options.descriptors_length ? next->descriptors : NULL;
     memcpy(options.local_size, next->local, sizeof options.local_size);
     options.global_offset = next->offset;

@@ -43,6 +43,7 @@ static void program_destroy(clx_object *object) {
   clx_specializations_destroy(program,
                               clx_program_take_specializations(program));
   free_retired(program, program->retired);
+  if (program->globals) clx_release(CLX_OBJ(program->globals));
   cc_module_destroy(program->module);
   clx_unhold(CLX_OBJ(program->context));
   free(program->devices);
@@ -345,6 +346,12 @@ void clx_program_set_build(cl_program program, cc_module *module,
     }
   }
   program->module = module;
+  /* The old module's variables go with it (launches hold their block). */
+  cl_mem old_globals = old ? program->globals : NULL;
+  if (old) {
+    program->globals = NULL;
+    program->globals_module = NULL;
+  }
   program->binary = NULL;
   program->binary_size = 0;
   program->build_status = status;
@@ -357,6 +364,7 @@ void clx_program_set_build(cl_program program, cc_module *module,
     clx_specializations_destroy(program, old_specializations);
     cc_module_destroy(old);
   }
+  if (old_globals) clx_release(CLX_OBJ(old_globals));
   free(old_binary);
 }
 
@@ -614,8 +622,9 @@ cl_int CL_API_CALL clGetProgramBuildInfo(
                        param_value_size_ret);
       break;
     }
-    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: { /* none allowed */
-      size_t total = 0;
+    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
+      size_t total =
+          program->module ? (size_t)cc_module_globals_size(program->module) : 0;
       error = clx_info(&total, sizeof total, param_value_size, param_value,
                        param_value_size_ret);
       break;

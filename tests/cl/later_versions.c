@@ -354,9 +354,9 @@ static void test_device_queries(void) {
            clGetDeviceInfo(device, 0x10ff, sizeof bits, &bits, NULL));
 }
 
-/* Programs: no program-scope globals, constructors or destructors. The
- * queries leave the program usable (each twice: a lock left held would
- * hang the second). */
+/* A program without program-scope variables (cl_program_globals has
+ * them), constructors or destructors. The queries leave the program usable
+ * (each twice: a lock left held would hang the second). */
 static void test_program_queries(void) {
   cl_program program = cl_test_build(
       context, device, "kernel void k(global int *p) { p[0] = 1; }", "");

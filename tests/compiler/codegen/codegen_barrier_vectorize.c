@@ -40,7 +40,8 @@ static int check_kernel(const cc_target *target, LLVMModuleRef source,
                         const char *a, const char *b, const char *not_a,
                         const char *not_b, const char *asm_a,
                         const char *asm_b, unsigned width) {
-  cc_kernel_request request = {name, {local[0], local[1], local[2]}, false};
+  cc_kernel_request request = {
+      name, {local[0], local[1], local[2]}, false, NULL};
   uint8_t *binary = NULL;
   size_t size = 0;
   LLVMModuleRef module = NULL;

@@ -27,7 +27,8 @@ static LLVMModuleRef module;
  * *ir gets the optimized IR when ir is not NULL. */
 static mux_executable_t build(const char *name, const uint32_t local[3],
                               char **ir) {
-  cc_kernel_request request = {name, {local[0], local[1], local[2]}, false};
+  cc_kernel_request request = {
+      name, {local[0], local[1], local[2]}, false, NULL};
   uint8_t *binary = NULL;
   size_t size = 0;
   LLVMModuleRef built = NULL;

@@ -83,7 +83,8 @@ static void check_only_kernel(LLVMModuleRef part, const char *name) {
 static void check_same_binary(const cc_target *target, LLVMModuleRef whole,
                               LLVMModuleRef part, const char *name,
                               uint32_t size) {
-  cc_kernel_request request = {name, {size, size ? 2 : 0, size ? 1 : 0}, false};
+  cc_kernel_request request = {
+      name, {size, size ? 2 : 0, size ? 1 : 0}, false, NULL};
   cc_log log = {""};
   uint8_t *a = NULL, *b = NULL;
   size_t a_size = 0, b_size = 0;
@@ -166,7 +167,7 @@ static void test_compiler_used(const cc_target *target, LLVMModuleRef source) {
   LLVMSetInitializer(used, array);
   LLVMSetLinkage(used, LLVMAppendingLinkage);
   LLVMSetSection(used, "llvm.metadata");
-  cc_kernel_request request = {"vector_add", {16, 1, 1}, false};
+  cc_kernel_request request = {"vector_add", {16, 1, 1}, false, NULL};
   uint8_t *binary = NULL;
   size_t size = 0;
   LLVMModuleRef built = NULL;

@@ -37,7 +37,8 @@ static bool has_add(const char *assembly, const char *registers) {
 static void check_vectorized(const cc_target *target, LLVMModuleRef source,
                              const char *name, const uint32_t local[3],
                              unsigned lanes, const char *instruction) {
-  cc_kernel_request request = {name, {local[0], local[1], local[2]}, false};
+  cc_kernel_request request = {
+      name, {local[0], local[1], local[2]}, false, NULL};
   uint8_t *binary = NULL;
   size_t size = 0;
   LLVMModuleRef module = NULL;
