@@ -2,6 +2,7 @@
 #ifndef CLMUX_COMPILER_CODEGEN_INTERNAL_H
 #define CLMUX_COMPILER_CODEGEN_INTERNAL_H
 
+#include <llvm-c/Target.h>
 #include <stdbool.h>
 
 #include "codegen.h"
@@ -181,6 +182,10 @@ typedef struct cc_local_layout {
 cc_status cc_local_layout_of(LLVMModuleRef module, LLVMValueRef kernel,
                              cc_local_layout *layout);
 void cc_local_layout_release(cc_local_layout *layout);
+/* Places `variable` at the next multiple of its alignment from *end and
+ * moves *end past it; returns its offset. */
+uint64_t cc_place_variable(LLVMTargetDataRef data, LLVMValueRef variable,
+                           uint64_t *end);
 /* Replaces the uses in `function` of the layout's variables with pointers
  * into wg->local_memory; false if out of memory. */
 /* Whether an instruction uses `value`, directly or through constant

@@ -95,17 +95,22 @@ cc_status cc_local_layout_of(LLVMModuleRef module, LLVMValueRef kernel,
   for (LLVMValueRef g = LLVMGetFirstGlobal(module); g;
        g = LLVMGetNextGlobal(g)) {
     if (!set_has(&locals, g)) continue;
-    LLVMTypeRef type = LLVMGlobalGetValueType(g);
-    uint64_t align = LLVMGetAlignment(g);
-    if (align == 0) align = LLVMABIAlignmentOfType(data, type);
-    end = (end + align - 1) / align * align;
     layout->variables[layout->count] = g;
-    layout->offsets[layout->count++] = end;
-    end += LLVMABISizeOfType(data, type);
+    layout->offsets[layout->count++] = cc_place_variable(data, g, &end);
   }
   layout->size = end;
   free(locals.items);
   return cc_success;
+}
+
+uint64_t cc_place_variable(LLVMTargetDataRef data, LLVMValueRef variable,
+                           uint64_t *end) {
+  LLVMTypeRef type = LLVMGlobalGetValueType(variable);
+  uint64_t align = LLVMGetAlignment(variable);
+  if (align == 0) align = LLVMABIAlignmentOfType(data, type);
+  uint64_t offset = (*end + align - 1) / align * align;
+  *end = offset + LLVMABISizeOfType(data, type);
+  return offset;
 }
 
 void cc_local_layout_release(cc_local_layout *layout) {

@@ -46,18 +46,13 @@ cc_status cc_program_globals_of(LLVMModuleRef module, cc_program_globals *out) {
   for (LLVMValueRef g = LLVMGetFirstGlobal(module); g;
        g = LLVMGetNextGlobal(g)) {
     if (!is_program_global(g)) continue;
-    LLVMTypeRef type = LLVMGlobalGetValueType(g);
-    uint64_t align = LLVMGetAlignment(g);
-    if (align == 0) align = LLVMABIAlignmentOfType(data, type);
-    end = (end + align - 1) / align * align;
     size_t length = 0;
     out->names[out->count] = strdup(LLVMGetValueName2(g, &length));
     if (!out->names[out->count]) {
       cc_program_globals_release(out);
       return cc_error_out_of_memory;
     }
-    out->offsets[out->count++] = end;
-    end += LLVMABISizeOfType(data, type);
+    out->offsets[out->count++] = cc_place_variable(data, g, &end);
   }
   out->size = end ? end : 1;
   return cc_success;

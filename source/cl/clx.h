@@ -366,6 +366,12 @@ cl_int clx_command_begin(const clx_destination *to, cl_command_type type,
 /* clx_enqueue_end without blocking, or hands out the sync point. */
 cl_int clx_command_end(const clx_destination *to, clx_enqueue *enqueue);
 
+/* A command without Mux work (markers, barriers, SVM maps): it only keeps
+ * its place in the queue (enqueue_sync.c). */
+cl_int clx_enqueue_nothing(cl_command_queue queue, cl_command_type type,
+                           bool blocking, cl_uint num_events_in_wait_list,
+                           const cl_event *event_wait_list, cl_event *event);
+
 /* clFlush: closes the open batch and dispatches what is ready. */
 cl_int clx_queue_flush(cl_command_queue queue);
 /* clFinish: flush, then wait until every command enqueued so far is done. */

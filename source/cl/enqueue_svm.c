@@ -192,18 +192,6 @@ cl_int CL_API_CALL clx_enqueue_svm_mem_fill(cl_command_queue queue,
   return clx_svm_mem_fill(&to, svm_ptr, pattern, pattern_size, size);
 }
 
-/* A command that only keeps its place in the queue. */
-static cl_int ordering_command(cl_command_queue queue, cl_command_type type,
-                               bool blocking, cl_uint num_events_in_wait_list,
-                               const cl_event *event_wait_list,
-                               cl_event *event) {
-  clx_enqueue enqueue;
-  cl_int error = clx_enqueue_begin(queue, type, num_events_in_wait_list,
-                                   event_wait_list, &enqueue);
-  if (error != CL_SUCCESS) return error;
-  return clx_enqueue_end(&enqueue, event, blocking);
-}
-
 static bool queue_valid(cl_command_queue queue) {
   return clx_valid(queue, clx_kind_command_queue);
 }
@@ -222,8 +210,9 @@ cl_int CL_API_CALL clx_enqueue_svm_map(cl_command_queue queue,
        (flags & (CL_MAP_READ | CL_MAP_WRITE)))) {
     return CL_INVALID_VALUE;
   }
-  return ordering_command(queue, CL_COMMAND_SVM_MAP, blocking_map != CL_FALSE,
-                          num_events_in_wait_list, event_wait_list, event);
+  return clx_enqueue_nothing(queue, CL_COMMAND_SVM_MAP,
+                             blocking_map != CL_FALSE, num_events_in_wait_list,
+                             event_wait_list, event);
 }
 
 cl_int CL_API_CALL clx_enqueue_svm_unmap(cl_command_queue queue, void *svm_ptr,
@@ -232,8 +221,8 @@ cl_int CL_API_CALL clx_enqueue_svm_unmap(cl_command_queue queue, void *svm_ptr,
                                          cl_event *event) {
   if (!queue_valid(queue)) return CL_INVALID_COMMAND_QUEUE;
   if (!svm_ptr) return CL_INVALID_VALUE;
-  return ordering_command(queue, CL_COMMAND_SVM_UNMAP, false,
-                          num_events_in_wait_list, event_wait_list, event);
+  return clx_enqueue_nothing(queue, CL_COMMAND_SVM_UNMAP, false,
+                             num_events_in_wait_list, event_wait_list, event);
 }
 
 cl_int CL_API_CALL clx_enqueue_svm_migrate_mem(
@@ -251,8 +240,8 @@ cl_int CL_API_CALL clx_enqueue_svm_migrate_mem(
     if (!svm_pointers[i]) return CL_INVALID_VALUE;
   }
   (void)sizes; /* any range of any pointer: nothing moves */
-  return ordering_command(queue, CL_COMMAND_SVM_MIGRATE_MEM, false,
-                          num_events_in_wait_list, event_wait_list, event);
+  return clx_enqueue_nothing(queue, CL_COMMAND_SVM_MIGRATE_MEM, false,
+                             num_events_in_wait_list, event_wait_list, event);
 }
 
 /* clEnqueueSVMFree: the list is copied; the command frees when it runs. */

@@ -4,31 +4,30 @@
  * other command's. */
 #include "engine.h"
 
-static cl_int enqueue_nothing(cl_command_queue queue, cl_command_type type,
-                              cl_uint num_events_in_wait_list,
-                              const cl_event *event_wait_list,
-                              cl_event *event) {
+cl_int clx_enqueue_nothing(cl_command_queue queue, cl_command_type type,
+                           bool blocking, cl_uint num_events_in_wait_list,
+                           const cl_event *event_wait_list, cl_event *event) {
   clx_enqueue enqueue;
   cl_int error = clx_enqueue_begin(queue, type, num_events_in_wait_list,
                                    event_wait_list, &enqueue);
   if (error != CL_SUCCESS) return error;
-  return clx_enqueue_end(&enqueue, event, false);
+  return clx_enqueue_end(&enqueue, event, blocking);
 }
 
 cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
                                                cl_uint num_events_in_wait_list,
                                                const cl_event *event_wait_list,
                                                cl_event *event) {
-  return enqueue_nothing(command_queue, CL_COMMAND_MARKER,
-                         num_events_in_wait_list, event_wait_list, event);
+  return clx_enqueue_nothing(command_queue, CL_COMMAND_MARKER, false,
+                             num_events_in_wait_list, event_wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue,
                                                 cl_uint num_events_in_wait_list,
                                                 const cl_event *event_wait_list,
                                                 cl_event *event) {
-  return enqueue_nothing(command_queue, CL_COMMAND_BARRIER,
-                         num_events_in_wait_list, event_wait_list, event);
+  return clx_enqueue_nothing(command_queue, CL_COMMAND_BARRIER, false,
+                             num_events_in_wait_list, event_wait_list, event);
 }
 
 /* OpenCL 1.0/1.1 forms. */
@@ -39,7 +38,8 @@ cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue,
     return CL_INVALID_COMMAND_QUEUE;
   }
   if (event == NULL) return CL_INVALID_VALUE;
-  return enqueue_nothing(command_queue, CL_COMMAND_MARKER, 0, NULL, event);
+  return clx_enqueue_nothing(command_queue, CL_COMMAND_MARKER, false, 0, NULL,
+                             event);
 }
 
 cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue,
@@ -57,10 +57,11 @@ cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue,
       return CL_INVALID_CONTEXT;
     }
   }
-  return enqueue_nothing(command_queue, CL_COMMAND_BARRIER, num_events,
-                         event_list, NULL);
+  return clx_enqueue_nothing(command_queue, CL_COMMAND_BARRIER, false,
+                             num_events, event_list, NULL);
 }
 
 cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
-  return enqueue_nothing(command_queue, CL_COMMAND_BARRIER, 0, NULL, NULL);
+  return clx_enqueue_nothing(command_queue, CL_COMMAND_BARRIER, false, 0, NULL,
+                             NULL);
 }

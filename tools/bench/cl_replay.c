@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "per_platform.h"
 
@@ -34,25 +33,7 @@ typedef struct result {
   double replay; /* µs per kernel, replayed from a command buffer */
 } result;
 
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
-static int compare_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-#define CHECK(call)                                                          \
-  do {                                                                       \
-    cl_int check_error = (call);                                             \
-    if (check_error != CL_SUCCESS) {                                         \
-      fprintf(stderr, "%s: %s failed: %d\n", out->name, #call, check_error); \
-      return;                                                                \
-    }                                                                        \
-  } while (0)
+#define CHECK(call) BENCH_CHECK(out->name, call)
 
 static void *extension_function(cl_platform_id platform, const char *name) {
   return clGetExtensionFunctionAddressForPlatform(platform, name);
@@ -120,17 +101,17 @@ static void bench_platform(cl_platform_id platform, int rounds, result *out) {
    * specialize (clmux) for the local size. */
   long runs = 0;
   for (int round = -1; round < rounds; round++) {
-    double start = now_us();
+    double start = bench_now_us();
     for (int k = 0; k < kernels; k++) {
       CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0,
                                    NULL, NULL));
     }
     CHECK(clFinish(queue));
-    if (round >= 0) single[round] = (now_us() - start) / kernels;
-    start = now_us();
+    if (round >= 0) single[round] = (bench_now_us() - start) / kernels;
+    start = bench_now_us();
     CHECK(enqueue(0, NULL, commands, 0, NULL, NULL));
     CHECK(clFinish(queue));
-    if (round >= 0) replay[round] = (now_us() - start) / kernels;
+    if (round >= 0) replay[round] = (bench_now_us() - start) / kernels;
     runs += 2 * kernels;
   }
   int *sums = malloc(items * sizeof(int));
@@ -143,10 +124,8 @@ static void bench_platform(cl_platform_id platform, int rounds, result *out) {
     fprintf(stderr, "%s: %d of %d sums wrong (first %d, expected %ld)\n",
             out->name, wrong, items, sums[0], runs);
   } else {
-    qsort(single, (size_t)rounds, sizeof(double), compare_double);
-    qsort(replay, (size_t)rounds, sizeof(double), compare_double);
-    out->single = single[rounds / 2];
-    out->replay = replay[rounds / 2];
+    out->single = bench_median(single, rounds);
+    out->replay = bench_median(replay, rounds);
     out->ok = 1;
   }
   free(sums);

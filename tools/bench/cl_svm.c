@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "per_platform.h"
 
@@ -48,25 +47,7 @@ static const char *source =
     "  sums[i] = sum;\n"
     "}\n";
 
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
-static int compare_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-#define CHECK(call)                                                          \
-  do {                                                                       \
-    cl_int check_error = (call);                                             \
-    if (check_error != CL_SUCCESS) {                                         \
-      fprintf(stderr, "%s: %s failed: %d\n", out->name, #call, check_error); \
-      return;                                                                \
-    }                                                                        \
-  } while (0)
+#define CHECK(call) BENCH_CHECK(out->name, call)
 
 /* Node order: a fixed pseudo-random permutation, so every step of a walk
  * is a cache miss on every platform alike. */
@@ -150,19 +131,19 @@ static void bench_platform(cl_platform_id platform, void *result_out,
   int wrong = 0;
   /* One warm-up round: the first launch compiles or specializes. */
   for (int round = -1; round < rounds && !wrong; round++) {
-    double start = now_us();
+    double start = bench_now_us();
     CHECK(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, pool,
                           nodes * sizeof(node), 0, NULL, NULL));
-    double mapped = now_us();
+    double mapped = bench_now_us();
     for (uint32_t l = 0; l < lists; l++) heads[l]->value = round + 2;
-    double changed = now_us();
+    double changed = bench_now_us();
     CHECK(clEnqueueSVMUnmap(queue, pool, 0, NULL, NULL));
     CHECK(clFinish(queue));
-    double unmapped = now_us();
+    double unmapped = bench_now_us();
     CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL,
                                  NULL));
     CHECK(clFinish(queue));
-    double done = now_us();
+    double done = bench_now_us();
     if (round >= 0) {
       map_us[round] = (mapped - start) + (unmapped - changed);
       chase_ms[round] = (done - unmapped) / 1e3;
@@ -182,10 +163,8 @@ static void bench_platform(cl_platform_id platform, void *result_out,
   }
   CHECK(clFinish(queue));
   if (!wrong) {
-    qsort(map_us, (size_t)rounds, sizeof(double), compare_double);
-    qsort(chase_ms, (size_t)rounds, sizeof(double), compare_double);
-    out->map_us = map_us[rounds / 2];
-    out->chase_ms = chase_ms[rounds / 2];
+    out->map_us = bench_median(map_us, rounds);
+    out->chase_ms = bench_median(chase_ms, rounds);
     out->ok = 1;
   }
   free(chase_ms);

@@ -5,7 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+double bench_now_us(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+static int compare_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double bench_median(double *samples, int count) {
+  qsort(samples, (size_t)count, sizeof *samples, compare_double);
+  return samples[count / 2];
+}
 
 int bench_each_platform(void (*bench)(cl_platform_id platform, void *result,
                                       void *context),

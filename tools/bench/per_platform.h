@@ -20,4 +20,20 @@ int bench_each_platform(void (*bench)(cl_platform_id platform, void *result,
                         void *context, void *results, size_t result_size,
                         void (*name_failed)(void *result, int index));
 
+/* Microseconds of CLOCK_MONOTONIC. */
+double bench_now_us(void);
+/* The median of `count` samples (sorts them). */
+double bench_median(double *samples, int count);
+
+/* Returns from a void bench function when an OpenCL call fails, saying
+ * which, for the platform named `name`. */
+#define BENCH_CHECK(name, call)                                         \
+  do {                                                                  \
+    cl_int check_error = (call);                                        \
+    if (check_error != CL_SUCCESS) {                                    \
+      fprintf(stderr, "%s: %s failed: %d\n", name, #call, check_error); \
+      return;                                                           \
+    }                                                                   \
+  } while (0)
+
 #endif /* CLMUX_BENCH_PER_PLATFORM_H */
