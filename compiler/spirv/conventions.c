@@ -8,7 +8,9 @@
  *   optimizer turns it into unreachable), so every function and call
  *   moves to the C convention;
  * - how a pointer's address space is mangled: SPIR's `U3AS1` against
- *   Clang's `U8CLglobal` (with -ffake-address-space-map). Both are one
+ *   Clang's `U8CLglobal` (with -ffake-address-space-map; generic `U3AS4`
+ *   becomes `U9CLgeneric`, which compiler/builtins/generic_calls.c then
+ *   serves). Both are one
  *   vendor qualifier, so swapping the text leaves the substitution
  *   numbering of the rest of the name intact. */
 #include <llvm-c/Core.h>
@@ -34,6 +36,7 @@ static const char *const spaces[][2] = {
     {"U3AS1", "U8CLglobal"},
     {"U3AS2", "U10CLconstant"},
     {"U3AS3", "U7CLlocal"},
+    {"U3AS4", "U9CLgeneric"}, /* then compiler/builtins/generic_calls.c */
 };
 enum { space_count = sizeof spaces / sizeof spaces[0] };
 

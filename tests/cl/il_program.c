@@ -1,6 +1,7 @@
 /* Programs from SPIR-V (clCreateProgramWithIL, cl_khr_il_program) through
  * the loader. The modules are made at build time (tests/cl/meson.build):
- * kernels.spv and linkage.spv from OpenCL C by clang-15 and llvm-spirv-15,
+ * kernels.spv and linkage.spv from OpenCL C 1.2 and generic.spv from
+ * OpenCL C 2.0 by clang-15 and llvm-spirv-15,
  * spec_constants.spv, nulls.spv, type_mismatch.spv and spirv14.spv from
  * SPIR-V assembly by spirv-as.
  * Usage:
@@ -515,6 +516,43 @@ static void test_scalar_nulls(module nulls) {
   clReleaseProgram(program);
 }
 
+/* OpenCL C 2.0 as SPIR-V: generic pointers reach builtins (SPIR's U3AS4
+ * names) and to_global/to_local; a program-scope variable persists. */
+static void test_generic(module generic) {
+  cl_program program = from_il(generic);
+  build(program, NULL);
+  enum { N = 128, LOCAL = 64 };
+  float values[N];
+  for (int i = 0; i < N; i++) values[i] = 0.5f * i;
+  cl_mem out = cl_test_buffer(context, sizeof values, values);
+  cl_kernel kernel = kernel_of(program, "generic_pointers");
+  clSetKernelArg(kernel, 0, sizeof out, &out);
+  size_t global = N, local = LOCAL;
+  run(kernel, 1, &global, &local);
+  run(kernel, 1, &global, &local);
+  read_back(out, sizeof values, values);
+  bool right = true;
+  for (int i = 0; i < N; i++) {
+    /* The second run reads what the first wrote. */
+    float first = 0.5f * i + 1.25f + i % LOCAL + 2.5f + 1000 * 11;
+    right &= values[i] == first + 1.25f + i % LOCAL + 2.5f + 1000 * 11;
+  }
+  CHECK(right);
+  cl_kernel count = kernel_of(program, "count");
+  cl_int launches = 0;
+  cl_mem counted = cl_test_buffer(context, sizeof launches, &launches);
+  clSetKernelArg(count, 0, sizeof counted, &counted);
+  size_t one = 1;
+  run(count, 1, &one, NULL);
+  read_back(counted, sizeof launches, &launches);
+  CHECK_INT(2, launches);
+  clReleaseMemObject(counted);
+  clReleaseMemObject(out);
+  clReleaseKernel(count);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 /* SPIR-V 1.4's new instructions run (clmux rewrites them for the
  * translator). */
 static void test_spirv14(module spirv14) {
@@ -768,12 +806,14 @@ int main(int argc, char **argv) {
   module nulls = read_module(argv[1], "nulls.spv");
   module type_mismatch = read_module(argv[1], "type_mismatch.spv");
   module spirv14 = read_module(argv[1], "spirv14.spv");
+  module generic = read_module(argv[1], "generic.spv");
   test_queries();
   test_kernels(kernels);
   test_linkage(linkage);
   test_spec_constants(spec);
   test_scalar_nulls(nulls);
   test_spirv14(spirv14);
+  test_generic(generic);
   test_bad_input(kernels, type_mismatch);
   test_mutations(kernels);
   test_threads(kernels);
@@ -792,5 +832,6 @@ int main(int argc, char **argv) {
   free(nulls.bytes);
   free(type_mismatch.bytes);
   free(spirv14.bytes);
+  free(generic.bytes);
   return check_finish();
 }
