@@ -38,14 +38,15 @@ static const char source[] =
     "  out[1] = next_id();\n"
     "}\n"
     /* Every work-item fills and, after a barrier, reads another's entry;
-     * then a data-dependent loop over the whole array. */
+     * then a data-dependent loop over its group's entries (another
+     * group's are not ordered with this one's reads). */
     "kernel void fill(global long *out) {\n"
     "  int i = get_global_id(0), l = get_local_id(0);\n"
     "  squares[i] = i * i;\n"
     "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
     "  int n = get_local_size(0), base = i - l;\n"
     "  long sum = squares[base + (l + 1) % n];\n"
-    "  for (int k = 0; k < i % 7; k++) sum += squares[k];\n"
+    "  for (int k = 0; k < i % 7; k++) sum += squares[base + k];\n"
     "  out[i] = sum;\n"
     "}\n";
 
@@ -102,7 +103,7 @@ static void check_fill(cl_program program) {
   for (int i = 0; i < N; i++) {
     int base = i - i % LOCAL, other = base + (i % LOCAL + 1) % LOCAL;
     cl_long want = (cl_long)other * other;
-    for (int k = 0; k < i % 7; k++) want += (cl_long)k * k;
+    for (int k = 0; k < i % 7; k++) want += (cl_long)(base + k) * (base + k);
     bad += v[i] != want;
   }
   CHECK_INT(0, bad);
