@@ -15,8 +15,11 @@
 static void describe(const cc_target *target, const cc_kernel_info *info,
                      const cc_kernel_request *request,
                      cc_binary_kernel *entry) {
+  static const uint32_t any[3] = {0, 0, 0};
   const uint32_t *reqd = info->reqd_local_size;
-  const uint32_t *size = reqd[0] ? reqd : request->local_size;
+  const uint32_t *size = request->non_uniform ? any
+                         : reqd[0]            ? reqd
+                                              : request->local_size;
   for (int d = 0; d < 3; d++) {
     entry->required_local_size[d] = size[d];
     entry->preferred_local_size[d] = size[0] ? size[d]
@@ -38,9 +41,8 @@ static cc_status add_version(const cc_target *target, LLVMModuleRef source,
   LLVMModuleRef module = NULL;
   cc_work_group_facts facts = {0, 0, false};
   const char *name = request->name;
-  cc_status status = cc_build_work_group(
-      source, name, request->local_size, symbol, request->bounds_check,
-      request->globals, &module, &facts, log);
+  cc_status status =
+      cc_build_work_group(source, request, symbol, &module, &facts, log);
   if (status != cc_success) return status;
   if (facts.local_memory > entry->local_memory) {
     entry->local_memory = facts.local_memory;

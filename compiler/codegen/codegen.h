@@ -202,6 +202,10 @@ typedef struct cc_kernel_request {
    * function takes the block's address after the kernel's arguments, at
    * the next multiple of 8. */
   const cc_program_globals *globals;
+  /* Code for every local size (local_size all 0), reqd_work_group_size or
+   * not: it runs the groups of a non-uniform NDRange, whose sizes differ
+   * at its edges (cpu_work_group's enqueued_local_size). */
+  bool non_uniform;
 } cc_kernel_request;
 
 /* Generates, links, optimizes and emits `count` work-group functions of

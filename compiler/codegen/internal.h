@@ -126,17 +126,15 @@ typedef struct cc_work_group_facts {
   bool merges_groups;    /* CPU_BINARY_KERNEL_MERGES_GROUPS holds */
 } cc_work_group_facts;
 
-/* cc_codegen_work_group, also telling what the function needs (`facts`
- * may be NULL). With program `globals` (NULL or size 0: none) it takes
- * their block's address after its arguments; with `bounds_check`, the
+/* cc_codegen_work_group for `request` (codegen.h), also telling what the
+ * function needs (`facts` may be NULL). With program globals it takes
+ * their block's address after its arguments; with bounds checks, the
  * kernel's accesses are checked (bounds_check.c) and it takes the record's
  * address after those. */
-cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
-                              const uint32_t local_size[3], const char *symbol,
-                              bool bounds_check,
-                              const cc_program_globals *globals,
-                              LLVMModuleRef *out, cc_work_group_facts *facts,
-                              cc_log *log);
+cc_status cc_build_work_group(LLVMModuleRef source,
+                              const cc_kernel_request *request,
+                              const char *symbol, LLVMModuleRef *out,
+                              cc_work_group_facts *facts, cc_log *log);
 
 /* ---- OpenCL vector types split for the vectorizer (scalarize.c) ---- */
 

@@ -323,12 +323,25 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
         builder, wg, i64, offsetof(cpu_work_group, group_id) + 8 * d,
         "group_id");
     /* A row of groups starts at its global offset; wg's group id is its
-     * first group's (work_group_abi.h). */
+     * first group's (work_group_abi.h). Groups of code for any local size
+     * may be the smaller ones at a non-uniform NDRange's edge: they start
+     * at multiples of the enqueued size. */
+    LLVMValueRef stride =
+        local_size[d]
+            ? n.size[d]
+            : LLVMBuildZExt(
+                  builder,
+                  cc_load_wg_field(builder, wg, i32,
+                                   offsetof(cpu_work_group,
+                                            enqueued_local_size) +
+                                       4 * d,
+                                   "enqueued_local_size"),
+                  i64, "");
     n.base[d] =
         d == 0 && x_rows
             ? offset
             : LLVMBuildAdd(builder, offset,
-                           LLVMBuildMul(builder, group, n.size[d], ""), "base");
+                           LLVMBuildMul(builder, group, stride, ""), "base");
   }
   LLVMBasicBlockRef exit =
       LLVMAppendBasicBlockInContext(context, function, "exit");

@@ -198,8 +198,12 @@ static cc_status check_supported(LLVMModuleRef module, const char *name,
  * kernel's reqd_work_group_size. */
 static cc_status choose_local_size(const cc_kernel_info *info,
                                    const uint32_t requested[3],
-                                   uint32_t chosen[3], const char *name,
-                                   cc_log *log) {
+                                   bool non_uniform, uint32_t chosen[3],
+                                   const char *name, cc_log *log) {
+  if (non_uniform) {
+    memset(chosen, 0, 3 * sizeof *chosen);
+    return cc_success;
+  }
   bool any = requested[0] || requested[1] || requested[2];
   bool all = requested[0] && requested[1] && requested[2];
   if (any && !all) {
@@ -461,16 +465,18 @@ cc_status cc_codegen_work_group(LLVMModuleRef source, const char *name,
                                 const uint32_t local_size[3],
                                 const char *symbol, LLVMModuleRef *out,
                                 cc_log *log) {
-  return cc_build_work_group(source, name, local_size, symbol, false, NULL, out,
-                             NULL, log);
+  cc_kernel_request request = {name, {0, 0, 0}, false, NULL, false};
+  memcpy(request.local_size, local_size, sizeof request.local_size);
+  return cc_build_work_group(source, &request, symbol, out, NULL, log);
 }
 
-cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
-                              const uint32_t local_size[3], const char *symbol,
-                              bool bounds_check,
-                              const cc_program_globals *globals,
-                              LLVMModuleRef *out, cc_work_group_facts *facts,
-                              cc_log *log) {
+cc_status cc_build_work_group(LLVMModuleRef source,
+                              const cc_kernel_request *request,
+                              const char *symbol, LLVMModuleRef *out,
+                              cc_work_group_facts *facts, cc_log *log) {
+  const char *name = request->name;
+  bool bounds_check = request->bounds_check;
+  const cc_program_globals *globals = request->globals;
   *out = NULL;
   if (!symbol || !*symbol || LLVMGetNamedFunction(source, symbol) ||
       LLVMGetNamedGlobal(source, symbol)) {
@@ -489,7 +495,8 @@ cc_status cc_build_work_group(LLVMModuleRef source, const char *name,
   }
   uint32_t chosen[3];
   if (status == cc_success) {
-    status = choose_local_size(&info, local_size, chosen, name, log);
+    status = choose_local_size(&info, request->local_size,
+                               request->non_uniform, chosen, name, log);
   }
   if (status == cc_success) {
     LLVMModuleRef module = LLVMCloneModule(source);

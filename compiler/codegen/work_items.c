@@ -39,8 +39,7 @@ static const struct {
     {"_Z14get_num_groupsj", query_num_groups},
     {"_Z17get_global_offsetj", query_global_offset},
     {"_Z12get_work_dimv", query_work_dim},
-    /* OpenCL C 2.0 on; work-groups are uniform, so the enqueued local
-     * size is the local size. */
+    /* OpenCL C 2.0 on. */
     {"_Z23get_enqueued_local_sizej", query_enqueued_local_size},
     {"_Z20get_global_linear_idv", query_global_linear_id},
     {"_Z19get_local_linear_idv", query_local_linear_id},
@@ -173,12 +172,18 @@ static LLVMValueRef dimension_value(lowering *l, work_item_query query,
       return wg_u64(l, offsetof(cpu_work_group, global_offset) + 8 * d);
     case query_local_size:
     case query_enqueued_local_size:
+      /* Code for one local size runs uniform NDRanges only. */
       if (l->local_size[d]) return LLVMConstInt(l->i64, l->local_size[d], 0);
       return LLVMBuildZExt(
           l->builder,
           cc_load_wg_field(l->builder, l->wg,
                            LLVMInt32TypeInContext(LLVMGetTypeContext(l->i64)),
-                           offsetof(cpu_work_group, local_size) + 4 * d, ""),
+                           query == query_local_size
+                               ? offsetof(cpu_work_group, local_size) + 4 * d
+                               : offsetof(cpu_work_group,
+                                          enqueued_local_size) +
+                                     4 * d,
+                           ""),
           l->i64, "");
     default:
       return LLVMConstInt(l->i64, 0, 0);

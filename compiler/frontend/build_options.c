@@ -143,9 +143,9 @@ static const cc_flag_option cc_flag_options[] = {
     {"-cl-single-precision-constant", CC_OPTION_SINGLE_PRECISION_CONST, true},
     {"-cl-strict-aliasing", CC_OPTION_STRICT_ALIASING, false},
     {"-cl-kernel-arg-info", CC_OPTION_KERNEL_ARG_INFO, false},
-    /* OpenCL 2.0 and 2.1's: clmux's work-groups are always uniform and it
-     * has no sub-groups, so both promise what already holds. */
-    {"-cl-uniform-work-group-size", 0, false},
+    /* OpenCL 2.0 and 2.1's: Clang marks the kernels uniform; clmux has no
+     * sub-groups, so the second promises what already holds. */
+    {"-cl-uniform-work-group-size", CC_OPTION_UNIFORM_WORK_GROUPS, true},
     {"-cl-no-subgroup-ifp", 0, false},
     /* clmux's own: CLMUX_BOUNDS_CHECK for one program. */
     {"-clmux-bounds-check", CC_OPTION_BOUNDS_CHECK, false},

@@ -22,6 +22,7 @@ enum {
   CC_OPTION_NO_WARNINGS = 1u << 10,         /* -w */
   CC_OPTION_WARNINGS_ARE_ERRORS = 1u << 11, /* -Werror */
   CC_OPTION_BOUNDS_CHECK = 1u << 12,        /* -clmux-bounds-check */
+  CC_OPTION_UNIFORM_WORK_GROUPS = 1u << 13, /* -cl-uniform-work-group-size */
 };
 
 typedef struct cc_build_options {

@@ -24,6 +24,19 @@ static bool parse_options(const char *options, unsigned *flags, cc_text *log) {
   return true;
 }
 
+/* -cl-uniform-work-group-size: the mark Clang gives OpenCL C's kernels. */
+static void mark_uniform(LLVMModuleRef llvm) {
+  static const char name[] = "uniform-work-group-size";
+  LLVMContextRef context = LLVMGetModuleContext(llvm);
+  for (LLVMValueRef f = LLVMGetFirstFunction(llvm); f;
+       f = LLVMGetNextFunction(f)) {
+    if (LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv) continue;
+    LLVMAddAttributeAtIndex(
+        f, LLVMAttributeFunctionIndex,
+        LLVMCreateStringAttribute(context, name, sizeof name - 1, "true", 4));
+  }
+}
+
 cc_module *cc_module_compile_spirv(const void *il, size_t length,
                                    const cc_spirv_value *values, size_t count,
                                    const char *options, char **log,
@@ -62,6 +75,7 @@ cc_module *cc_module_compile_spirv(const void *il, size_t length,
       LLVMDisposeModule(llvm);
       result = CC_MODULE_INTERNAL_ERROR;
     } else {
+      if (flags & CC_OPTION_UNIFORM_WORK_GROUPS) mark_uniform(llvm);
       cc_target_adopt_module(module->target, llvm);
       result = cc_module_adopt(module, llvm, &text);
     }

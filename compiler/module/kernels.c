@@ -267,6 +267,18 @@ static cc_module_result read_args(LLVMModuleRef llvm, LLVMValueRef function,
   return CC_MODULE_SUCCESS;
 }
 
+/* Clang marks every kernel; a module without the mark (SPIR-V's) allows
+ * non-uniform work-groups, as OpenCL 2.0 on does by default. */
+static bool uniform_work_groups(LLVMValueRef function) {
+  static const char name[] = "uniform-work-group-size";
+  LLVMAttributeRef attribute = LLVMGetStringAttributeAtIndex(
+      function, LLVMAttributeFunctionIndex, name, sizeof name - 1);
+  if (!attribute) return false;
+  unsigned length = 0;
+  const char *value = LLVMGetStringAttributeValue(attribute, &length);
+  return length == 4 && memcmp(value, "true", 4) == 0;
+}
+
 static cc_module_result read_kernel(LLVMModuleRef llvm, LLVMValueRef function,
                                     cc_module_kernel *kernel, cc_text *log) {
   size_t length = 0;
@@ -275,6 +287,7 @@ static cc_module_result read_kernel(LLVMModuleRef llvm, LLVMValueRef function,
   cc_module_result result = read_args(llvm, function, kernel, log);
   if (result != CC_MODULE_SUCCESS) return result;
   LLVMValueRef reqd = function_node(function, "reqd_work_group_size");
+  kernel->uniform_work_groups = uniform_work_groups(function);
   LLVMValueRef hint = function_node(function, "work_group_size_hint");
   LLVMValueRef vec = function_node(function, "vec_type_hint");
   for (unsigned d = 0; d < 3; d++) {

@@ -162,6 +162,9 @@ typedef struct cc_module_kernel {
   uint32_t arg_count;
   const cc_module_arg *args;
   uint32_t reqd_work_group_size[3]; /* all 0 when absent */
+  /* Its NDRanges must be uniform: OpenCL C 1.x, -cl-uniform-work-group-size
+   * (Clang's "uniform-work-group-size" attribute says which). */
+  bool uniform_work_groups;
   uint32_t work_group_size_hint[3]; /* all 0 when absent */
   const char *vec_type_hint;        /* "float4", or NULL */
   const char *attributes;           /* CL_KERNEL_ATTRIBUTES, may be "" */
@@ -180,7 +183,9 @@ const cc_module_kernel *cc_module_find_kernel(const cc_module *module,
 /* ---- Code for one local size ------------------------------------------ */
 
 /* The executable container (for muxCreateExecutable) of kernel `name` of an
- * executable module, specialized for `local_size` (each >= 1), built on the
+ * executable module, specialized for `local_size` (each >= 1), or for all 0
+ * code for any local size that runs non-uniform NDRanges (even of a kernel
+ * with reqd_work_group_size, whose edge groups are smaller), built on the
  * first request and cached: later requests return the same pointer, valid
  * until the module is destroyed. Concurrent first requests build once. On
  * failure *reason (if not NULL) points at a module-owned message (e.g. why

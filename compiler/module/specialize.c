@@ -135,7 +135,8 @@ static void build_here(cc_module *module, cc_spec *spec) {
         kernel->name,
         {spec->local_size[0], spec->local_size[1], spec->local_size[2]},
         cc_module_checks_bounds(module),
-        &module->globals};
+        &module->globals,
+        !spec->local_size[0]};
     status = cc_codegen_build(module->target,
                               kernel_source(module, spec->kernel), &request, 1,
                               &spec->binary, &spec->size, NULL, &log);
@@ -192,12 +193,14 @@ cc_module_result cc_module_specialize(cc_module *module, const char *name,
     if (reason) *reason = "no kernel of that name";
     return CC_MODULE_NO_KERNEL;
   }
-  if (!local_size[0] || !local_size[1] || !local_size[2]) {
+  bool any_size = !local_size[0] && !local_size[1] && !local_size[2];
+  if (!any_size && (!local_size[0] || !local_size[1] || !local_size[2])) {
     if (reason) *reason = "a local size of zero";
     return CC_MODULE_INVALID_VALUE;
   }
   const uint32_t *reqd = kernel->reqd_work_group_size;
-  if (reqd[0] && memcmp(reqd, local_size, 3 * sizeof *reqd) != 0) {
+  if (!any_size && reqd[0] &&
+      memcmp(reqd, local_size, 3 * sizeof *reqd) != 0) {
     if (reason) *reason = "not the kernel's reqd_work_group_size";
     return CC_MODULE_INVALID_LOCAL_SIZE;
   }

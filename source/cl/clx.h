@@ -879,8 +879,11 @@ cl_int clx_check_exec_info(cl_kernel_exec_info param_name,
  * `descriptor` (and `mem`): to the end of a buffer from its offset, a
  * __local size, everything behind a plain host address (SVM). */
 uint64_t clx_arg_extent(const mux_descriptor_info_t *descriptor, cl_mem mem);
-cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t local_size[3],
-                             mux_kernel_t *out);
+/* The Mux kernel that runs `kernel` over an NDRange of these sizes (3
+ * each, 1 past its dimensions): code for the local size, or for any local
+ * size when the NDRange is not uniform (kernel_specialize.c). */
+cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t global_size[3],
+                             const size_t local_size[3], mux_kernel_t *out);
 
 /* ---- buffers: what memory objects share (mem.c) ------------------------ */
 

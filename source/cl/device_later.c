@@ -87,7 +87,6 @@ cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
       size = sizeof(cl_bitfield);
       break;
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
     case CL_DEVICE_PIPE_SUPPORT:
       size = sizeof(cl_bool);
       break;
@@ -102,6 +101,7 @@ cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
       break;
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: /* work_group */
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: /* generic_calls.c */
+    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: /* enqueue_kernel.c */
       v.b = CL_TRUE;
       size = sizeof(cl_bool);
       break;

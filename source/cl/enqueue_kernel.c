@@ -55,6 +55,12 @@ static void choose_local_size(cl_device_id device, cl_uint work_dim,
   }
 }
 
+/* OpenCL 2.0 on: the last work-group in a dimension may be smaller, unless
+ * the kernel is OpenCL C 1.x or built with -cl-uniform-work-group-size. */
+static bool allows_non_uniform(cl_kernel kernel) {
+  return !kernel->compiled || !kernel->compiled->uniform_work_groups;
+}
+
 /* A kernel's reqd_work_group_size, or NULL. */
 static const uint32_t *required_size(cl_kernel kernel) {
   if (!kernel->compiled || !kernel->compiled->reqd_work_group_size[0]) {
@@ -93,6 +99,7 @@ cl_int clx_check_work_sizes(cl_device_id device, cl_kernel kernel,
       }
     }
   }
+  bool uniform = !allows_non_uniform(kernel);
   /* reqd_work_group_size: the only local size, also when none is given. */
   const uint32_t *required = required_size(kernel);
   if (required) {
@@ -100,7 +107,7 @@ cl_int clx_check_work_sizes(cl_device_id device, cl_kernel kernel,
       size_t want = d < work_dim && local_work_size ? local_work_size[d]
                                                     : required[d];
       if (want != required[d]) return CL_INVALID_WORK_GROUP_SIZE;
-      if (d < work_dim && global_work_size[d] % want != 0) {
+      if (uniform && d < work_dim && global_work_size[d] % want != 0) {
         return CL_INVALID_WORK_GROUP_SIZE;
       }
       if (d >= work_dim && want != 1) return CL_INVALID_WORK_GROUP_SIZE;
@@ -119,7 +126,7 @@ cl_int clx_check_work_sizes(cl_device_id device, cl_kernel kernel,
   size_t group = 1;
   for (cl_uint d = 0; d < work_dim; d++) {
     size_t size = local_work_size[d];
-    if (size == 0 || global_work_size[d] % size != 0) {
+    if (size == 0 || (uniform && global_work_size[d] % size != 0)) {
       return CL_INVALID_WORK_GROUP_SIZE;
     }
     if (size > max_item[d]) return CL_INVALID_WORK_ITEM_SIZE;
@@ -319,16 +326,15 @@ static cl_int enqueue_ndrange(const clx_destination *to, cl_kernel kernel,
   }
   /* misaligned, or no local memory */
   if (error != CL_SUCCESS && error != CL_INVALID_KERNEL_ARGS) return error;
-  mux_kernel_t mux_kernel = NULL;
-  error = clx_kernel_mux_kernel(kernel, local, &mux_kernel);
-  if (error != CL_SUCCESS) return error;
-
   size_t offset[3] = {0, 0, 0};
   size_t global[3] = {1, 1, 1};
   for (cl_uint d = 0; d < work_dim; d++) {
     global[d] = global_work_size[d];
     if (global_work_offset) offset[d] = global_work_offset[d];
   }
+  mux_kernel_t mux_kernel = NULL;
+  error = clx_kernel_mux_kernel(kernel, global, local, &mux_kernel);
+  if (error != CL_SUCCESS) return error;
   clx_enqueue enqueue;
   error = clx_command_begin(to, type, &enqueue);
   if (error != CL_SUCCESS) return error;

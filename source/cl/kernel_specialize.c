@@ -1,5 +1,6 @@
 /* clmux OpenCL front-end: compiled kernels as Mux kernels, one per
- * (program, kernel, local size). The first enqueue with a local size asks
+ * (program, kernel, local size), and one for any local size that runs the
+ * non-uniform NDRanges (local size 0x0x0). The first enqueue with a local size asks
  * the compiler module for code specialized to it and loads that into a Mux
  * executable; the program keeps the pair (or the failure) until its module
  * goes, and each kernel remembers the last one it used, so repeated
@@ -137,14 +138,16 @@ static void log_failure(cl_kernel kernel, const uint32_t local_size[3],
   clx_program_log_append(kernel->program, line);
 }
 
-cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t local_size[3],
-                             mux_kernel_t *out) {
+cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t global_size[3],
+                             const size_t local_size[3], mux_kernel_t *out) {
   if (!kernel->compiled) {
     *out = kernel->mux_kernel;
     return CL_SUCCESS;
   }
-  uint32_t local[3];
-  for (int d = 0; d < 3; d++) local[d] = (uint32_t)local_size[d];
+  bool uniform = true;
+  for (int d = 0; d < 3; d++) uniform &= global_size[d] % local_size[d] == 0;
+  uint32_t local[3] = {0, 0, 0};
+  for (int d = 0; d < 3 && uniform; d++) local[d] = (uint32_t)local_size[d];
   clx_specialization *last = atomic_load(&kernel->last_specialization);
   if (!last || !matches(last, kernel->compiled, local)) {
     cl_program program = kernel->program;

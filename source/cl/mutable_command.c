@@ -39,7 +39,9 @@ void clx_mutable_free(cl_mutable_command_khr command) {
 static uint64_t work_groups(cl_uint work_dim, const size_t global[3],
                             const size_t local[3]) {
   uint64_t groups = 1;
-  for (cl_uint d = 0; d < work_dim; d++) groups *= global[d] / local[d];
+  for (cl_uint d = 0; d < work_dim; d++) {
+    groups *= (global[d] + local[d] - 1) / local[d];
+  }
   return groups;
 }
 
@@ -356,7 +358,8 @@ static cl_int next_from(next_state *next, cl_command_buffer_khr command_buffer,
   if (error == CL_SUCCESS) error = next_sizes(next, config);
   if (error == CL_SUCCESS) {
     error =
-        clx_kernel_mux_kernel(command->kernel, next->local, &next->mux_kernel);
+        clx_kernel_mux_kernel(command->kernel, next->global, next->local,
+                              &next->mux_kernel);
   }
   if (error != CL_SUCCESS) next_free(next);
   return error;

@@ -321,8 +321,7 @@ static void test_device_queries(void) {
   /* Optional features it lacks. */
   cl_bool flag = CL_TRUE;
   const cl_device_info flags[] = {
-      CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, CL_DEVICE_PIPE_SUPPORT,
-      CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS};
+      CL_DEVICE_PIPE_SUPPORT, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS};
   for (size_t i = 0; i < sizeof flags / sizeof *flags; i++) {
     flag = CL_TRUE;
     CHECK_CL_SUCCESS(

@@ -166,6 +166,12 @@ static void test_ranges(void) {
       {3, {2, 2, 64}, {0, 0, 0}, {1, 1, 64}},
       {1, {1u << 20, 1, 1}, {0, 0, 0}, {256, 1, 1}},
       {1, {1u << 16, 1, 1}, {7, 0, 0}, {1, 1, 1}},
+      /* Non-uniform: a built-in kernel runs any local size, so the last
+       * group in a dimension may be smaller. */
+      {1, {63, 1, 1}, {0, 0, 0}, {2, 1, 1}},
+      {2, {8, 9, 1}, {0, 0, 0}, {4, 2, 1}},
+      {3, {10, 7, 5}, {1, 2, 3}, {4, 3, 2}},
+      {1, {5, 1, 1}, {0, 0, 0}, {8, 1, 1}},
   };
   for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
     check_range(&ranges[i]);
@@ -182,8 +188,6 @@ static void test_invalid_ranges(void) {
                                  &command_buffer) == mux_success);
   size_t max_x = device->info->max_work_group_size_x;
   const range invalid[] = {
-      {1, {63, 1, 1}, {0, 0, 0}, {2, 1, 1}}, /* not a multiple */
-      {2, {8, 9, 1}, {0, 0, 0}, {4, 2, 1}},  /* not a multiple in y */
       {1,
        {2 * max_x + 2, 1, 1},
        {0, 0, 0},

@@ -4,7 +4,8 @@
  * pointers and 4-byte values, so argument i of a pointer list is at 8 * i.
  *
  * Each work-item's global id in a dimension is
- *   global_offset + group_id * local_size + local_id,
+ *   global_offset + group_id * enqueued_local_size + local_id
+ * (local_size is smaller in a non-uniform NDRange's last groups),
  * and the kernels that index by "linear global id" use
  *   (gz - offz) * gx * gy + (gy - offy) * gx + (gx - offx)
  * with gx, gy the global sizes, as an OpenCL C kernel would compute it. */
@@ -39,7 +40,7 @@ static uint32_t arg_uint(const uint8_t *args, size_t offset) {
 
 /* Global id in dimension d of the group's first work-item. */
 static uint64_t group_base(const cpu_work_group *wg, unsigned d) {
-  return wg->global_offset[d] + wg->group_id[d] * wg->local_size[d];
+  return wg->global_offset[d] + wg->group_id[d] * wg->enqueued_local_size[d];
 }
 
 /* The work-items that differ only in y and z all touch the same x range

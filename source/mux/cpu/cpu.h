@@ -229,8 +229,11 @@ typedef struct cpu_ndrange {
   uint32_t work_dim;
   uint64_t global_size[3];
   uint64_t global_offset[3];
-  uint32_t local_size[3];
+  uint32_t local_size[3]; /* the enqueued one */
   uint64_t num_groups[3];
+  /* Every group has local_size items; else the last in some dimension
+   * has fewer (only for code for any local size). */
+  bool uniform;
   uint8_t *args; /* packed argument block, CPU_ARG_BLOCK_ALIGN aligned */
   size_t args_size;
   size_t local_memory_size; /* static __local + local-buffer descriptors */

@@ -272,21 +272,24 @@ static mux_result_t sizes_check(cpu_ndrange *ndrange, const cpu_kernel *kernel,
   cpu_kernel_required_local_size(kernel, required);
   uint64_t work_group_size = 1;
   ndrange->work_dim = (uint32_t)options->length;
+  ndrange->uniform = true;
   for (unsigned d = 0; d < 3; d++) {
     bool used = d < options->length;
     uint64_t global = used ? options->global_size[d] : 1;
     uint64_t offset = used ? options->global_offset[d] : 0;
     uint64_t local = used ? options->local_size[d] : 1;
-    if (local == 0 || local > max_local[d] || global % local != 0 ||
-        global > UINT64_MAX - offset ||
-        (required[0] != 0 && local != required[d])) {
+    bool whole = local != 0 && global % local == 0;
+    /* Code for one local size runs only uniform NDRanges of that size. */
+    if (local == 0 || local > max_local[d] || global > UINT64_MAX - offset ||
+        (required[0] != 0 && (local != required[d] || !whole))) {
       return mux_error_invalid_value;
     }
     work_group_size *= local;
+    ndrange->uniform &= whole;
     ndrange->global_size[d] = global;
     ndrange->global_offset[d] = offset;
     ndrange->local_size[d] = (uint32_t)local;
-    ndrange->num_groups[d] = global / local;
+    ndrange->num_groups[d] = global / local + !whole;
   }
   uint64_t groups = ndrange->num_groups[0];
   for (unsigned d = 1; d < 3; d++) {
@@ -483,6 +486,15 @@ void cpu_ndrange_release(cpu_ndrange *ndrange, mux_allocator_info_t allocator,
 
 /* ---- Launch ---------------------------------------------------------------*/
 
+/* The items of group `group` in dimension d: the enqueued local size, or
+ * fewer at a non-uniform NDRange's end. */
+static uint32_t items_in_group(const cpu_ndrange *ndrange, unsigned d,
+                               uint64_t group) {
+  uint64_t left = ndrange->global_size[d] - group * ndrange->local_size[d];
+  return left < ndrange->local_size[d] ? (uint32_t)left
+                                       : ndrange->local_size[d];
+}
+
 /* Groups begin..end, one call each. */
 static void run_groups(const cpu_ndrange *ndrange, const uint8_t *args,
                        cpu_work_group *wg, uint64_t begin, uint64_t end) {
@@ -499,6 +511,11 @@ static void run_groups(const cpu_ndrange *ndrange, const uint8_t *args,
     wg->group_id[0] = x;
     wg->group_id[1] = y;
     wg->group_id[2] = z;
+    if (!ndrange->uniform) {
+      for (unsigned d = 0; d < 3; d++) {
+        wg->local_size[d] = items_in_group(ndrange, d, wg->group_id[d]);
+      }
+    }
     function(args, wg);
     if (printf_buffer->used) cpu_printf_flush(printf_buffer);
     if (++x == wg->num_groups[0]) {
@@ -531,6 +548,13 @@ static void run_group_rows(const cpu_ndrange *ndrange, const uint8_t *args,
     wg->group_id[0] = x;
     wg->global_offset[0] = ndrange->global_offset[0] + x * width;
     wg->local_size[0] = (uint32_t)(groups * width);
+    if (!ndrange->uniform) {
+      /* The row's last group may be the NDRange's narrower last one. */
+      uint64_t left = ndrange->global_size[0] - x * width;
+      if (left < groups * width) wg->local_size[0] = (uint32_t)left;
+      wg->local_size[1] = items_in_group(ndrange, 1, wg->group_id[1]);
+      wg->local_size[2] = items_in_group(ndrange, 2, wg->group_id[2]);
+    }
     ndrange->kernel->function(args, wg);
     group += groups;
   }
@@ -546,7 +570,9 @@ static void run_work_groups(void *context, uint64_t begin, uint64_t end,
     wg.global_offset[d] = ndrange->global_offset[d];
     wg.global_size[d] = ndrange->global_size[d];
     wg.local_size[d] = ndrange->local_size[d];
+    wg.enqueued_local_size[d] = ndrange->local_size[d];
   }
+  wg.reserved = 0;
   wg.work_dim = ndrange->work_dim;
   wg.local_memory = local_memory;
   wg.scratch =

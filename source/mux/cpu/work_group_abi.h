@@ -8,6 +8,9 @@
  * (binary_format.h) may instead get a row of consecutive groups in x as one
  * call: local_size[0] counts the row's items, group_id[0] is the row's
  * first group and global_offset[0] is the row's first global x id.
+ * Only a kernel compiled for any local size (binary_format.h's required
+ * local size all 0) may run a non-uniform NDRange: its edge groups are
+ * smaller (cpu_work_group's enqueued_local_size).
  *
  * Arguments: the target packs the NDRange's descriptors, in order, into one
  * argument block. Each argument starts at the next offset aligned to
@@ -61,6 +64,12 @@ typedef struct cpu_work_group {
   uint64_t local_memory_size;
   uint64_t scratch_size;
   uint8_t *stack_end;
+  /* The NDRange's local size. In a non-uniform NDRange a group at its
+   * end in some dimension has fewer work-items there: local_size is
+   * then that group's own, and group g starts at global id
+   * global_offset + g * enqueued_local_size. */
+  uint32_t enqueued_local_size[3];
+  uint32_t reserved;
 } cpu_work_group;
 
 typedef void (*cpu_work_group_fn)(const uint8_t *args,

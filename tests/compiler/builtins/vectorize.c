@@ -388,12 +388,16 @@ static void check_vload3_geometric(void) {
     REQUIRE(exe && optimized);
     char *text = LLVMPrintValueToString(LLVMGetNamedFunction(optimized,
                                                              "__clmux_wg_k"));
-    /* 8 or more lanes: a float3 kept whole has 3 or 4 (in double too) */
+    /* 8 or more lanes: a float3 kept whole has 3 or 4 (in double too);
+     * or the float3s of 2 or more work-items loaded as one (AVX2 may sum
+     * 4 work-items' squares in <4 x double>, after a <12 x float> load). */
     bool vector = false;
     for (unsigned width = 8; width <= 4 * lanes; width *= 2) {
       snprintf(wide, sizeof wide, "<%u x float>", width);
       vector = vector || strstr(text, wide);
       snprintf(wide, sizeof wide, "<%u x double>", width);
+      vector = vector || strstr(text, wide);
+      snprintf(wide, sizeof wide, "<%u x float>", 3 * width / 4);
       vector = vector || strstr(text, wide);
     }
     CHECK(vector);

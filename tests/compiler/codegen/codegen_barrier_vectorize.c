@@ -41,7 +41,7 @@ static int check_kernel(const cc_target *target, LLVMModuleRef source,
                         const char *not_b, const char *asm_a,
                         const char *asm_b, unsigned width) {
   cc_kernel_request request = {
-      name, {local[0], local[1], local[2]}, false, NULL};
+      name, {local[0], local[1], local[2]}, false, NULL, false};
   uint8_t *binary = NULL;
   size_t size = 0;
   LLVMModuleRef module = NULL;

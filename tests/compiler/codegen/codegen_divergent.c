@@ -25,7 +25,7 @@
 static char *built_ir(const cc_target *target, LLVMModuleRef source,
                       const char *name, const uint32_t local[3]) {
   cc_kernel_request request = {
-      name, {local[0], local[1], local[2]}, false, NULL};
+      name, {local[0], local[1], local[2]}, false, NULL, false};
   uint8_t *binary = NULL;
   size_t size = 0;
   LLVMModuleRef module = NULL;

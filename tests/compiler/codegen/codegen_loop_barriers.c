@@ -28,7 +28,7 @@ static LLVMModuleRef module;
 static mux_executable_t build(const char *name, const uint32_t local[3],
                               char **ir) {
   cc_kernel_request request = {
-      name, {local[0], local[1], local[2]}, false, NULL};
+      name, {local[0], local[1], local[2]}, false, NULL, false};
   uint8_t *binary = NULL;
   size_t size = 0;
   LLVMModuleRef built = NULL;

@@ -84,7 +84,7 @@ static void check_same_binary(const cc_target *target, LLVMModuleRef whole,
                               LLVMModuleRef part, const char *name,
                               uint32_t size) {
   cc_kernel_request request = {
-      name, {size, size ? 2 : 0, size ? 1 : 0}, false, NULL};
+      name, {size, size ? 2 : 0, size ? 1 : 0}, false, NULL, false};
   cc_log log = {""};
   uint8_t *a = NULL, *b = NULL;
   size_t a_size = 0, b_size = 0;
@@ -167,7 +167,7 @@ static void test_compiler_used(const cc_target *target, LLVMModuleRef source) {
   LLVMSetInitializer(used, array);
   LLVMSetLinkage(used, LLVMAppendingLinkage);
   LLVMSetSection(used, "llvm.metadata");
-  cc_kernel_request request = {"vector_add", {16, 1, 1}, false, NULL};
+  cc_kernel_request request = {"vector_add", {16, 1, 1}, false, NULL, false};
   uint8_t *binary = NULL;
   size_t size = 0;
   LLVMModuleRef built = NULL;

@@ -38,7 +38,7 @@ static void check_vectorized(const cc_target *target, LLVMModuleRef source,
                              const char *name, const uint32_t local[3],
                              unsigned lanes, const char *instruction) {
   cc_kernel_request request = {
-      name, {local[0], local[1], local[2]}, false, NULL};
+      name, {local[0], local[1], local[2]}, false, NULL, false};
   uint8_t *binary = NULL;
   size_t size = 0;
   LLVMModuleRef module = NULL;

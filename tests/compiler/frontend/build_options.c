@@ -63,7 +63,9 @@ int main(void) {
   CHECK(strcmp(opts.cl_std, "CL1.2") == 0);
   cc_build_options_free(&opts);
   CHECK(parse("-cl-uniform-work-group-size -cl-no-subgroup-ifp"));
-  CHECK_INT(0, opts.flags);
+  CHECK_INT(CC_OPTION_UNIFORM_WORK_GROUPS, opts.flags);
+  CHECK(has_arg("-cl-uniform-work-group-size") &&
+        !has_arg("-cl-no-subgroup-ifp"));
   cc_build_options_free(&opts);
   CHECK(parse("-cl-std=CL3.0"));
   CHECK(strcmp(opts.cl_std, "CL3.0") == 0);
