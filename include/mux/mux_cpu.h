@@ -1,7 +1,8 @@
 /* clmux — what the CPU target offers beyond the Mux specification:
  * partitions of the CPU device (OpenCL sub-devices), replaying one command
- * buffer inside another (cl_khr_command_buffer), and changing a recorded
- * NDRange's sizes and kernel (cl_khr_command_buffer_mutable_dispatch).
+ * buffer inside another (cl_khr_command_buffer), changing a recorded
+ * NDRange's sizes and kernel (cl_khr_command_buffer_mutable_dispatch), and
+ * code of its own for the edge groups of non-uniform NDRanges.
  *
  * All devices of this target share the process's address space: memory,
  * buffers, images, executables and kernels made through one device may be
@@ -39,6 +40,17 @@ mux_result_t muxCpuCreatePartition(mux_device_t device, const uint32_t *cores,
  * index that is the same for cores sharing it); -1 when the machine has no
  * such level or the core does not exist. */
 int32_t muxCpuCoreDomain(uint32_t core, mux_cpu_domain_e domain);
+
+/* Gives `kernel`, code for one local size, the code of the same kernel
+ * for any local size (`edges`, of the same executable's kernel or another
+ * build of it with the same arguments) to run the smaller groups at the
+ * edges of its non-uniform NDRanges; its full groups keep `kernel`'s code.
+ * Without it, such an NDRange needs code for any local size throughout.
+ * Set once: later calls change nothing. `edges` must outlive every use of
+ * `kernel`.
+ * mux_error_invalid_value: `kernel` is code for any local size, or
+ * `edges` is not. */
+mux_result_t muxCpuKernelSetEdges(mux_kernel_t kernel, mux_kernel_t edges);
 
 /* Records into `command_buffer` a copy of every command of the finalized
  * `source`, in order, as muxCloneCommandBuffer copies them (NDRange

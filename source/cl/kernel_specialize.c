@@ -1,10 +1,11 @@
 /* clmux OpenCL front-end: compiled kernels as Mux kernels, one per
- * (program, kernel, local size), and one for any local size that runs the
- * non-uniform NDRanges (local size 0x0x0). The first enqueue with a local size asks
- * the compiler module for code specialized to it and loads that into a Mux
- * executable; the program keeps the pair (or the failure) until its module
+ * (program, kernel, local size), and one for any local size (0x0x0) that
+ * runs the edge groups of non-uniform NDRanges. The first enqueue with a
+ * local size asks the compiler module for code specialized to it and loads
+ * that into a Mux executable; the program keeps the pair (or the failure) until its module
  * goes, and each kernel remembers the last one it used, so repeated
  * enqueues cost a comparison. */
+#include <mux/mux_cpu.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,16 +139,12 @@ static void log_failure(cl_kernel kernel, const uint32_t local_size[3],
   clx_program_log_append(kernel->program, line);
 }
 
-cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t global_size[3],
-                             const size_t local_size[3], mux_kernel_t *out) {
-  if (!kernel->compiled) {
-    *out = kernel->mux_kernel;
-    return CL_SUCCESS;
-  }
-  bool uniform = true;
-  for (int d = 0; d < 3; d++) uniform &= global_size[d] % local_size[d] == 0;
-  uint32_t local[3] = {0, 0, 0};
-  for (int d = 0; d < 3 && uniform; d++) local[d] = (uint32_t)local_size[d];
+/* The kernel's code for `local` (0x0x0: for any local size), made on
+ * first use and kept by the program; the kernel remembers the last one it
+ * was asked for if `remember`. NULL when out of memory. */
+static clx_specialization *specialization(cl_kernel kernel,
+                                          const uint32_t local[3],
+                                          bool remember) {
   clx_specialization *last = atomic_load(&kernel->last_specialization);
   if (!last || !matches(last, kernel->compiled, local)) {
     cl_program program = kernel->program;
@@ -157,7 +154,7 @@ cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t global_size[3],
     if (!last) {
       const char *reason = NULL;
       clx_specialization *made = build(kernel, local, &reason);
-      if (!made) return CL_OUT_OF_HOST_MEMORY;
+      if (!made) return NULL;
       pthread_mutex_lock(&program->specializations_lock);
       last = find(program, kernel->compiled, local);
       if (!last) {
@@ -171,7 +168,7 @@ cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t global_size[3],
       }
       if (last != made) destroy(program, made); /* another thread won */
     }
-    atomic_store(&kernel->last_specialization, last);
+    if (remember) atomic_store(&kernel->last_specialization, last);
     if (last->mux_kernel) {
       uint64_t size = last->mux_kernel->local_memory_size;
       uint64_t had = atomic_load(&kernel->static_local_size);
@@ -181,6 +178,37 @@ cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t global_size[3],
       }
     }
   }
-  *out = last->mux_kernel;
-  return last->error;
+  return last;
+}
+
+cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t global_size[3],
+                             const size_t local_size[3], mux_kernel_t *out) {
+  *out = NULL;
+  if (!kernel->compiled) {
+    *out = kernel->mux_kernel;
+    return CL_SUCCESS;
+  }
+  uint32_t local[3];
+  bool uniform = true;
+  for (int d = 0; d < 3; d++) {
+    local[d] = (uint32_t)local_size[d];
+    uniform &= global_size[d] % local_size[d] == 0;
+  }
+  clx_specialization *whole = specialization(kernel, local, true);
+  if (!whole) return CL_OUT_OF_HOST_MEMORY;
+  if (whole->error != CL_SUCCESS) return whole->error;
+  if (!uniform) {
+    /* The smaller groups at a non-uniform NDRange's edges run code for
+     * any local size; the full ones keep the code for theirs. */
+    static const uint32_t any[3] = {0, 0, 0};
+    clx_specialization *edges = specialization(kernel, any, false);
+    if (!edges) return CL_OUT_OF_HOST_MEMORY;
+    if (edges->error != CL_SUCCESS) return edges->error;
+    if (muxCpuKernelSetEdges(whole->mux_kernel, edges->mux_kernel) !=
+        mux_success) {
+      return CL_OUT_OF_RESOURCES;
+    }
+  }
+  *out = whole->mux_kernel;
+  return CL_SUCCESS;
 }

@@ -211,6 +211,9 @@ typedef struct cpu_kernel {
   size_t scratch_per_work_item;
   /* Rows of groups in x may run as one call (CPU_BINARY_KERNEL_MERGES_GROUPS). */
   bool merges_groups;
+  /* The same kernel's code for any local size, for the edge groups of
+   * non-uniform NDRanges (muxCpuKernelSetEdges), or NULL. */
+  _Atomic(struct cpu_kernel *) edges;
   char name[64];
 } cpu_kernel;
 
@@ -232,8 +235,10 @@ typedef struct cpu_ndrange {
   uint32_t local_size[3]; /* the enqueued one */
   uint64_t num_groups[3];
   /* Every group has local_size items; else the last in some dimension
-   * has fewer (only for code for any local size). */
+   * has fewer, and runs `edges` or, without, `kernel` is code for any
+   * local size. */
   bool uniform;
+  const struct cpu_kernel *edges;
   uint8_t *args; /* packed argument block, CPU_ARG_BLOCK_ALIGN aligned */
   size_t args_size;
   size_t local_memory_size; /* static __local + local-buffer descriptors */

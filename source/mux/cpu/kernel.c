@@ -42,6 +42,7 @@ static cpu_kernel_object *kernel_new(mux_device_t device, const char *name,
   kernel->base.device = device;
   kernel->base.max_sub_group_count = 0; /* the device has no sub-groups */
   kernel->function = function;
+  atomic_init(&kernel->edges, NULL);
   /* A name longer than the field is cut: it is only ever displayed. */
   size_t copied = name_length < sizeof kernel->name ? (size_t)name_length
                                                     : sizeof kernel->name - 1;
@@ -109,6 +110,22 @@ void cpu_kernel_required_local_size(const cpu_kernel *kernel,
   const cpu_kernel_object *object = (const cpu_kernel_object *)kernel;
   memcpy(out_size, object->required_local_size,
          sizeof object->required_local_size);
+}
+
+static bool any_local_size(const cpu_kernel *kernel) {
+  uint32_t required[3];
+  cpu_kernel_required_local_size(kernel, required);
+  return required[0] == 0;
+}
+
+mux_result_t muxCpuKernelSetEdges(mux_kernel_t kernel, mux_kernel_t edges) {
+  cpu_kernel *whole = (cpu_kernel *)kernel, *any = (cpu_kernel *)edges;
+  if (!whole || !any || any_local_size(whole) || !any_local_size(any)) {
+    return mux_error_invalid_value;
+  }
+  cpu_kernel *none = NULL;
+  atomic_compare_exchange_strong(&whole->edges, &none, any);
+  return mux_success;
 }
 
 /* The device reports max_sub_group_count 0, so both sub-group queries are

@@ -194,9 +194,14 @@ typedef struct cpu_arg_cursor {
   size_t local_end; /* end of the last local buffer in local memory */
 } cpu_arg_cursor;
 
-static cpu_arg_cursor cursor_start(const cpu_kernel *kernel) {
-  cpu_arg_cursor cursor = {
-      0, align_up(kernel->base.local_memory_size, CPU_LOCAL_ALIGN)};
+/* The static __local data of the code that runs, both kernels' where an
+ * NDRange's edges run code of their own, comes first. */
+static cpu_arg_cursor cursor_start(const cpu_ndrange *ndrange) {
+  uint64_t size = ndrange->kernel->base.local_memory_size;
+  if (ndrange->edges && ndrange->edges->base.local_memory_size > size) {
+    size = ndrange->edges->base.local_memory_size;
+  }
+  cpu_arg_cursor cursor = {0, align_up(size, CPU_LOCAL_ALIGN)};
   return cursor;
 }
 
@@ -218,7 +223,7 @@ static size_t cursor_place(cpu_arg_cursor *cursor,
 
 /* Offset of argument `index` in the block. */
 static size_t argument_offset(const cpu_ndrange *ndrange, uint64_t index) {
-  cpu_arg_cursor cursor = cursor_start(ndrange->kernel);
+  cpu_arg_cursor cursor = cursor_start(ndrange);
   size_t local_offset = 0;
   size_t offset = 0;
   for (uint64_t i = 0; i <= index; i++) {
@@ -230,7 +235,7 @@ static size_t argument_offset(const cpu_ndrange *ndrange, uint64_t index) {
 /* Writes this worker's local memory addresses into its argument block. */
 static void patch_local_buffers(const cpu_ndrange *ndrange, uint8_t *block,
                                 uint8_t *local_memory) {
-  cpu_arg_cursor cursor = cursor_start(ndrange->kernel);
+  cpu_arg_cursor cursor = cursor_start(ndrange);
   for (uint64_t i = 0; i < ndrange->descriptors_length; i++) {
     size_t local_offset = 0;
     size_t offset =
@@ -279,9 +284,11 @@ static mux_result_t sizes_check(cpu_ndrange *ndrange, const cpu_kernel *kernel,
     uint64_t offset = used ? options->global_offset[d] : 0;
     uint64_t local = used ? options->local_size[d] : 1;
     bool whole = local != 0 && global % local == 0;
-    /* Code for one local size runs only uniform NDRanges of that size. */
+    /* Code for one local size runs only NDRanges of that size, uniform
+     * ones unless it has code for the edges. */
     if (local == 0 || local > max_local[d] || global > UINT64_MAX - offset ||
-        (required[0] != 0 && (local != required[d] || !whole))) {
+        (required[0] != 0 &&
+         (local != required[d] || (!whole && !ndrange->edges)))) {
       return mux_error_invalid_value;
     }
     work_group_size *= local;
@@ -291,6 +298,7 @@ static mux_result_t sizes_check(cpu_ndrange *ndrange, const cpu_kernel *kernel,
     ndrange->local_size[d] = (uint32_t)local;
     ndrange->num_groups[d] = global / local + !whole;
   }
+  if (ndrange->uniform) ndrange->edges = NULL;
   uint64_t groups = ndrange->num_groups[0];
   for (unsigned d = 1; d < 3; d++) {
     uint64_t count = ndrange->num_groups[d];
@@ -320,11 +328,12 @@ mux_result_t cpu_ndrange_prepare(cpu_ndrange *ndrange, cpu_kernel *kernel,
   memset(&prepared, 0, sizeof prepared);
   memset(ndrange, 0, sizeof *ndrange);
   prepared.kernel = kernel;
+  prepared.edges = atomic_load(&kernel->edges);
   mux_result_t result = sizes_check(&prepared, kernel, options);
   if (result != mux_success) return result;
 
   /* Check every descriptor and lay the arguments out. */
-  cpu_arg_cursor cursor = cursor_start(kernel);
+  cpu_arg_cursor cursor = cursor_start(&prepared);
   bool has_local_buffers = false;
   for (uint64_t i = 0; i < options->descriptors_length; i++) {
     const mux_descriptor_info_t *descriptor = &options->descriptors[i];
@@ -346,8 +355,11 @@ mux_result_t cpu_ndrange_prepare(cpu_ndrange *ndrange, cpu_kernel *kernel,
   unsigned slots = cpu_pool_slots(device->pool);
   size_t block_stride =
       align_up(cursor.arg_end ? cursor.arg_end : 1, CPU_ARG_BLOCK_ALIGN);
-  uint64_t scratch =
-      (uint64_t)kernel->scratch_per_work_item * items_per_group(&prepared);
+  uint64_t per_item = kernel->scratch_per_work_item;
+  if (prepared.edges && prepared.edges->scratch_per_work_item > per_item) {
+    per_item = prepared.edges->scratch_per_work_item;
+  }
+  uint64_t scratch = per_item * items_per_group(&prepared);
   if (scratch > SIZE_MAX / 4 / slots) return mux_error_out_of_memory;
   size_t scratch_stride = align_up((size_t)scratch, CPU_LOCAL_ALIGN);
   size_t slot_args_size = has_local_buffers ? slots * block_stride : 0;
@@ -387,7 +399,7 @@ mux_result_t cpu_ndrange_prepare(cpu_ndrange *ndrange, cpu_kernel *kernel,
   if (prepared.descriptors_length) {
     prepared.descriptors = (mux_descriptor_info_t *)(memory + descriptors_at);
   }
-  cursor = cursor_start(kernel);
+  cursor = cursor_start(&prepared);
   for (uint64_t i = 0; i < prepared.descriptors_length; i++) {
     size_t local_offset = 0;
     size_t offset =
@@ -495,7 +507,7 @@ static uint32_t items_in_group(const cpu_ndrange *ndrange, unsigned d,
                                        : ndrange->local_size[d];
 }
 
-/* Groups begin..end, one call each. */
+/* Groups begin..end of a uniform NDRange, one call each. */
 static void run_groups(const cpu_ndrange *ndrange, const uint8_t *args,
                        cpu_work_group *wg, uint64_t begin, uint64_t end) {
   /* Linear group index, x fastest; divide once, then count up. */
@@ -511,11 +523,6 @@ static void run_groups(const cpu_ndrange *ndrange, const uint8_t *args,
     wg->group_id[0] = x;
     wg->group_id[1] = y;
     wg->group_id[2] = z;
-    if (!ndrange->uniform) {
-      for (unsigned d = 0; d < 3; d++) {
-        wg->local_size[d] = items_in_group(ndrange, d, wg->group_id[d]);
-      }
-    }
     function(args, wg);
     if (printf_buffer->used) cpu_printf_flush(printf_buffer);
     if (++x == wg->num_groups[0]) {
@@ -548,15 +555,38 @@ static void run_group_rows(const cpu_ndrange *ndrange, const uint8_t *args,
     wg->group_id[0] = x;
     wg->global_offset[0] = ndrange->global_offset[0] + x * width;
     wg->local_size[0] = (uint32_t)(groups * width);
-    if (!ndrange->uniform) {
-      /* The row's last group may be the NDRange's narrower last one. */
-      uint64_t left = ndrange->global_size[0] - x * width;
-      if (left < groups * width) wg->local_size[0] = (uint32_t)left;
-      wg->local_size[1] = items_in_group(ndrange, 1, wg->group_id[1]);
-      wg->local_size[2] = items_in_group(ndrange, 2, wg->group_id[2]);
-    }
     ndrange->kernel->function(args, wg);
     group += groups;
+  }
+}
+
+/* Groups begin..end of a non-uniform NDRange, one call each: the groups at
+ * its edges, smaller, run the edge code if there is some. Code that merges
+ * rows takes its group's first global x id as the row's (one group). */
+static void run_groups_non_uniform(const cpu_ndrange *ndrange,
+                                   const uint8_t *args, cpu_work_group *wg,
+                                   uint64_t begin, uint64_t end) {
+  const cpu_kernel *whole = ndrange->kernel;
+  const cpu_kernel *edges = ndrange->edges ? ndrange->edges : whole;
+  uint64_t offset_x = ndrange->global_offset[0];
+  cpu_printf_buffer *printf_buffer = cpu_printf_thread_buffer();
+  for (uint64_t group = begin; group < end; group++) {
+    uint64_t rest = group / ndrange->num_groups[0];
+    wg->group_id[0] = group % ndrange->num_groups[0];
+    wg->group_id[1] = rest % ndrange->num_groups[1];
+    wg->group_id[2] = rest / ndrange->num_groups[1];
+    bool edge = false;
+    for (unsigned d = 0; d < 3; d++) {
+      wg->local_size[d] = items_in_group(ndrange, d, wg->group_id[d]);
+      edge |= wg->local_size[d] != ndrange->local_size[d];
+    }
+    const cpu_kernel *kernel = edge ? edges : whole;
+    wg->global_offset[0] =
+        kernel->merges_groups
+            ? offset_x + wg->group_id[0] * ndrange->local_size[0]
+            : offset_x;
+    kernel->function(args, wg);
+    if (printf_buffer->used) cpu_printf_flush(printf_buffer);
   }
 }
 
@@ -591,7 +621,9 @@ static void run_work_groups(void *context, uint64_t begin, uint64_t end,
   /* Kernels run in the environment OpenCL promises (denormals kept), and
    * the thread gets its own back when the chunk is done. */
   uint32_t fp_env = cpu_fp_env_enter(false);
-  if (ndrange->kernel->merges_groups) {
+  if (!ndrange->uniform) {
+    run_groups_non_uniform(ndrange, args, &wg, begin, end);
+  } else if (ndrange->kernel->merges_groups) {
     run_group_rows(ndrange, args, &wg, begin, end);
   } else {
     run_groups(ndrange, args, &wg, begin, end);
