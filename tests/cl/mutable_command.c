@@ -128,6 +128,46 @@ static void test_svm_updates(void) {
   clSVMFree(context, in);
 }
 
+/* OpenCL C 3.0: a recorded NDRange of 10 in groups of 5 updated to 12,
+ * whose last group has 2 work-items, then back. */
+static void test_non_uniform_update(void) {
+  cl_program program = cl_test_build(context, device, source, "-cl-std=CL3.0");
+  cl_int error = CL_SUCCESS;
+  cl_kernel k = clCreateKernel(program, "axpy", &error);
+  REQUIRE(error == CL_SUCCESS);
+  cl_mem out = buffer_of(-1), in = buffer_of(3);
+  int a = 2;
+  CHECK_CL_SUCCESS(clSetKernelArg(k, 0, sizeof out, &out));
+  CHECK_CL_SUCCESS(clSetKernelArg(k, 1, sizeof in, &in));
+  CHECK_CL_SUCCESS(clSetKernelArg(k, 2, sizeof a, &a));
+  cl_command_buffer_khr cb = mutable_buffer(0);
+  cl_mutable_command_khr command = NULL;
+  size_t global = 10, local = 5;
+  CHECK_CL_SUCCESS(khr.ndrange(cb, NULL, NULL, k, 1, NULL, &global, &local, 0,
+                               NULL, NULL, &command));
+  CHECK_CL_SUCCESS(khr.finalize(cb));
+  size_t twelve = 12;
+  mutable_config config = {.command = command, .global_work_size = &twelve};
+  CHECK_CL_SUCCESS(update(cb, &config));
+  run(cb);
+  CHECK_INT(0, wrong(out, 0, 10, 2, 3, 5, -1) - 2); /* 10 and 11 differ */
+  int host[N];
+  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof host,
+                                       host, 0, NULL, NULL));
+  CHECK(host[10] == 2 * 3 + 2000 && host[11] == 2 * 3 + 2000);
+  config = (mutable_config){.command = command, .global_work_size = &global};
+  CHECK_CL_SUCCESS(update(cb, &config));
+  CHECK_CL_SUCCESS(clEnqueueFillBuffer(queue, out, &(int){-1}, sizeof(int), 0,
+                                       N * sizeof(int), 0, NULL, NULL));
+  run(cb);
+  CHECK_INT(0, wrong(out, 0, 10, 2, 3, 5, -1));
+  khr.release(cb);
+  clReleaseMemObject(out);
+  clReleaseMemObject(in);
+  clReleaseKernel(k);
+  clReleaseProgram(program);
+}
+
 static void test_updates(void) {
   cl_mem out = buffer_of(-1), in = buffer_of(3), in2 = buffer_of(5);
   int a = 2;
@@ -421,6 +461,7 @@ int main(void) {
   test_svm_updates();
   test_limits();
   test_deferred();
+  test_non_uniform_update();
   clReleaseKernel(kernel);
   clReleaseProgram(program);
   clReleaseCommandQueue(queue);
