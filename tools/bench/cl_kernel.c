@@ -635,12 +635,12 @@ static const exp_sin_row exp_sin_rows[] = {
      "-cl-fast-relaxed-math"},
     /* Groups narrower than a vector, as naive host code asks for. */
     {"exp_sin", "exp(x)*sin(x), work-groups of 2", exp_sin_source, 1, 2, NULL},
-    /* Non-uniform work-groups (OpenCL C 3.0): 100 does not divide 16M,
-     * so the last group is smaller; beside groups of 64 that divide it. */
+    /* Non-uniform work-groups (OpenCL C 3.0): 96 does not divide 16M, so
+     * the last group is smaller; beside groups of 64 that divide it. */
     {"exp_sin", "exp(x)*sin(x), 3.0, work-groups of 64", exp_sin_source, 1,
      64, "-cl-std=CL3.0"},
-    {"exp_sin", "exp(x)*sin(x), 3.0, work-groups of 100 (non-uniform)",
-     exp_sin_source, 1, 100, "-cl-std=CL3.0"},
+    {"exp_sin", "exp(x)*sin(x), 3.0, work-groups of 96 (non-uniform)",
+     exp_sin_source, 1, 96, "-cl-std=CL3.0"},
     {"exp_sin3", "exp(x)*sin(x) on float3", exp_sin3_source, 3, 0, NULL},
     {"exp_sin4", "exp(x)*sin(x) on float4", exp_sin4_source, 4, 0, NULL},
 };
