@@ -44,19 +44,20 @@ static const char cc_prelude[] =
   "+cl_khr_3d_image_writes"
 
 /* OpenCL C 3.0's optional features the CPU device has: images (3D writes
- * too), doubles, 64-bit integers, C11-style atomics of every order and
+ * and read-write images too), doubles, 64-bit integers, C11-style atomics of every order and
  * scope, and the work-group collective functions (the builtin library's
  * compiler/builtins/c11_atomics and work_group, which
  * compiler/builtins/meson.build compiles with the same), the generic
  * address space (compiler/builtins/generic_calls.c, and to_global & co.
  * in codegen) and program-scope global variables (codegen's
- * program_globals.c). Clang takes the first seven as extensions
+ * program_globals.c). Clang takes the first eight as extensions
  * (-cl-ext); the others are macros only its headers and builtin
  * declarations read (-D). */
-enum { CC_FEATURES_AS_EXTENSIONS = 7 };
+enum { CC_FEATURES_AS_EXTENSIONS = 8 };
 const char *const cc_opencl_c_features[] = {
     "__opencl_c_images",
     "__opencl_c_3d_image_writes",
+    "__opencl_c_read_write_images",
     "__opencl_c_fp64",
     "__opencl_c_int64",
     "__opencl_c_atomic_order_acq_rel",

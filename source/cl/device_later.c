@@ -65,7 +65,6 @@ cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
   const char *string = NULL;
   switch (param_name) {
     /* Features clmux does not have: zero, false, none. */
-    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
     case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
     case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
     case CL_DEVICE_MAX_PIPE_ARGS:
@@ -94,6 +93,12 @@ cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
     /* Program-scope variables live in a block of host memory per program
      * (program_globals.c), bounded by memory alone: the 64 KiB per
      * variable OpenCL 3.0 asks for at least is a promise kept. */
+    /* Read-write images: as many as read-only ones (image_read.cl and
+     * image_write.cl have their reads and writes). */
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+      return clGetDeviceInfo(device, CL_DEVICE_MAX_READ_IMAGE_ARGS,
+                             param_value_size, param_value,
+                             param_value_size_ret);
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
     case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
       v.z = 64 * 1024;

@@ -152,18 +152,14 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context,
                                               cl_image_format *image_formats,
                                               cl_uint *num_image_formats) {
   if (!clx_valid(context, clx_kind_context)) return CL_INVALID_CONTEXT;
-  /* OpenCL 2.0 asks with CL_MEM_KERNEL_READ_AND_WRITE for read-write
-   * images, which clmux has not: no format. */
-  bool read_and_write = CLX_OPENCL_VERSION >= CL_MAKE_VERSION(2, 0, 0) &&
-                        (flags & CL_MEM_KERNEL_READ_AND_WRITE);
-  if (read_and_write) flags &= ~(cl_mem_flags)CL_MEM_KERNEL_READ_AND_WRITE;
+  /* OpenCL 2.0 asks with CL_MEM_KERNEL_READ_AND_WRITE for the formats of
+   * read-write images: a kernel reads and writes every format it has. */
+  if (CLX_OPENCL_VERSION >= CL_MAKE_VERSION(2, 0, 0)) {
+    flags &= ~(cl_mem_flags)CL_MEM_KERNEL_READ_AND_WRITE;
+  }
   if (clx_mem_check_flags(flags) != CL_SUCCESS) return CL_INVALID_VALUE;
   if (!image_type_valid(image_type)) return CL_INVALID_VALUE;
   if (num_entries == 0 && image_formats != NULL) return CL_INVALID_VALUE;
-  if (read_and_write) {
-    if (num_image_formats) *num_image_formats = 0;
-    return CL_SUCCESS;
-  }
 
   /* The first device's list, kept where every other device agrees. */
   cl_device_id first = context->devices[0];

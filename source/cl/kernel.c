@@ -358,7 +358,9 @@ static cl_int build_arg(cl_kernel kernel, const clx_arg_info *info,
       if ((info->access == CL_KERNEL_ARG_ACCESS_READ_ONLY &&
            (value->flags & CL_MEM_WRITE_ONLY)) ||
           (info->access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
-           (value->flags & CL_MEM_READ_ONLY))) {
+           (value->flags & CL_MEM_READ_ONLY)) ||
+          (info->access == CL_KERNEL_ARG_ACCESS_READ_WRITE &&
+           (value->flags & (CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)))) {
         return CL_INVALID_ARG_VALUE;
       }
       arg->descriptor.type = mux_descriptor_info_type_image;

@@ -57,6 +57,31 @@ define ptr addrspace(1) @_Z18__clmux_image_view14ocl_image3d_wo(ptr addrspace(1)
   ret ptr addrspace(1) %image
 }
 
+; OpenCL C 2.0 on: read_write images.
+define ptr addrspace(1) @_Z18__clmux_image_view14ocl_image1d_rw(ptr addrspace(1) %image) #0 {
+  ret ptr addrspace(1) %image
+}
+
+define ptr addrspace(1) @_Z18__clmux_image_view21ocl_image1d_buffer_rw(ptr addrspace(1) %image) #0 {
+  ret ptr addrspace(1) %image
+}
+
+define ptr addrspace(1) @_Z18__clmux_image_view20ocl_image1d_array_rw(ptr addrspace(1) %image) #0 {
+  ret ptr addrspace(1) %image
+}
+
+define ptr addrspace(1) @_Z18__clmux_image_view14ocl_image2d_rw(ptr addrspace(1) %image) #0 {
+  ret ptr addrspace(1) %image
+}
+
+define ptr addrspace(1) @_Z18__clmux_image_view20ocl_image2d_array_rw(ptr addrspace(1) %image) #0 {
+  ret ptr addrspace(1) %image
+}
+
+define ptr addrspace(1) @_Z18__clmux_image_view14ocl_image3d_rw(ptr addrspace(1) %image) #0 {
+  ret ptr addrspace(1) %image
+}
+
 ; Copies a view field by field with every load !invariant.load: a view
 ; never changes while a kernel runs, which lets the optimizer hoist its
 ; fields (the format above all) out of work-item loops past the kernel's

@@ -38,6 +38,12 @@ CLMUX_IMAGE_VIEW(read_only image2d_array_t)
 CLMUX_IMAGE_VIEW(write_only image2d_array_t)
 CLMUX_IMAGE_VIEW(read_only image3d_t)
 CLMUX_IMAGE_VIEW(write_only image3d_t)
+CLMUX_IMAGE_VIEW(read_write image1d_t)
+CLMUX_IMAGE_VIEW(read_write image1d_buffer_t)
+CLMUX_IMAGE_VIEW(read_write image1d_array_t)
+CLMUX_IMAGE_VIEW(read_write image2d_t)
+CLMUX_IMAGE_VIEW(read_write image2d_array_t)
+CLMUX_IMAGE_VIEW(read_write image3d_t)
 #undef CLMUX_IMAGE_VIEW
 
 /* Copies *view into *out with loads the optimizer may treat as invariant

@@ -10,7 +10,10 @@
   M(read_only, image1d_array_t) M(write_only, image1d_array_t)              \
   M(read_only, image2d_t) M(write_only, image2d_t)                          \
   M(read_only, image2d_array_t) M(write_only, image2d_array_t)              \
-  M(read_only, image3d_t) M(write_only, image3d_t)
+  M(read_only, image3d_t) M(write_only, image3d_t)                          \
+  M(read_write, image1d_t) M(read_write, image1d_buffer_t)                  \
+  M(read_write, image1d_array_t) M(read_write, image2d_t)                   \
+  M(read_write, image2d_array_t) M(read_write, image3d_t)
 
 #define EVERY_IMAGE_QUERIES(A, T)                                           \
   CLMUX_OVL int get_image_width(A T image) {                                \
@@ -35,6 +38,9 @@ HEIGHT_QUERIES(read_only, image2d_array_t)
 HEIGHT_QUERIES(write_only, image2d_array_t)
 HEIGHT_QUERIES(read_only, image3d_t)
 HEIGHT_QUERIES(write_only, image3d_t)
+HEIGHT_QUERIES(read_write, image2d_t)
+HEIGHT_QUERIES(read_write, image2d_array_t)
+HEIGHT_QUERIES(read_write, image3d_t)
 
 #define DIM2_QUERY(A, T)                                                    \
   CLMUX_OVL int2 get_image_dim(A T image) {                                 \
@@ -45,6 +51,8 @@ DIM2_QUERY(read_only, image2d_t)
 DIM2_QUERY(write_only, image2d_t)
 DIM2_QUERY(read_only, image2d_array_t)
 DIM2_QUERY(write_only, image2d_array_t)
+DIM2_QUERY(read_write, image2d_t)
+DIM2_QUERY(read_write, image2d_array_t)
 
 #define IMAGE3D_QUERIES(A)                                                  \
   CLMUX_OVL int get_image_depth(A image3d_t image) {                        \
@@ -57,6 +65,7 @@ DIM2_QUERY(write_only, image2d_array_t)
   }
 IMAGE3D_QUERIES(read_only)
 IMAGE3D_QUERIES(write_only)
+IMAGE3D_QUERIES(read_write)
 
 #define ARRAY_SIZE_QUERY(A, T)                                              \
   CLMUX_OVL size_t get_image_array_size(A T image) {                        \
@@ -66,3 +75,5 @@ ARRAY_SIZE_QUERY(read_only, image1d_array_t)
 ARRAY_SIZE_QUERY(write_only, image1d_array_t)
 ARRAY_SIZE_QUERY(read_only, image2d_array_t)
 ARRAY_SIZE_QUERY(write_only, image2d_array_t)
+ARRAY_SIZE_QUERY(read_write, image1d_array_t)
+ARRAY_SIZE_QUERY(read_write, image2d_array_t)

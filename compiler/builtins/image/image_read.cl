@@ -407,6 +407,36 @@ static int4 load_2d_layer(image_view v, uint sampler, int2 xy, int layer,
     return AS(load_3d(v, 0, c.x, c.y, c.z, F));                             \
   }
 
+/* read_write images (OpenCL C 2.0 on) are read without a sampler. */
+#define READ_WRITE_READS(S, R, AS, F)                                       \
+  CLMUX_OVL R read_image##S(read_write image1d_t im, int c) {               \
+    OPEN(im);                                                               \
+    return AS(load_3d(v, 0, c, 0, 0, F));                                   \
+  }                                                                         \
+  CLMUX_OVL R read_image##S(read_write image1d_buffer_t im, int c) {        \
+    OPEN(im);                                                               \
+    return AS(load_3d(v, 0, c, 0, 0, F));                                   \
+  }                                                                         \
+  CLMUX_OVL R read_image##S(read_write image1d_array_t im, int2 c) {        \
+    OPEN(im);                                                               \
+    return AS(load_1d_layer(v, 0, c.x, layer_of_int(v, c.y), F));           \
+  }                                                                         \
+  CLMUX_OVL R read_image##S(read_write image2d_t im, int2 c) {              \
+    OPEN(im);                                                               \
+    return AS(load_3d(v, 0, c.x, c.y, 0, F));                               \
+  }                                                                         \
+  CLMUX_OVL R read_image##S(read_write image2d_array_t im, int4 c) {        \
+    OPEN(im);                                                               \
+    return AS(load_2d_layer(v, 0, c.xy, layer_of_int(v, c.z), F));          \
+  }                                                                         \
+  CLMUX_OVL R read_image##S(read_write image3d_t im, int4 c) {              \
+    OPEN(im);                                                               \
+    return AS(load_3d(v, 0, c.x, c.y, c.z, F));                             \
+  }
+
 READS(f, float4, as_float4, true)
 READS(i, int4, , false)
 READS(ui, uint4, as_uint4, false)
+READ_WRITE_READS(f, float4, as_float4, true)
+READ_WRITE_READS(i, int4, , false)
+READ_WRITE_READS(ui, uint4, as_uint4, false)

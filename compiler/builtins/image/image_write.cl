@@ -180,8 +180,13 @@ static __global uchar *at_3d(image_view v, int4 c) {
 
 /* ---- The builtins ------------------------------------------------------- */
 
+/* Each write for write_only and (OpenCL C 2.0 on) read_write images. */
 #define WRITE_ONE(T, C, AT, S, R, PUT)                                      \
   CLMUX_OVL void write_image##S(write_only T image, C coord, R color) {     \
+    CLMUX_OPEN_VIEW(view, image);                                           \
+    PUT(&view, AT(&view, coord), color);                                    \
+  }                                                                         \
+  CLMUX_OVL void write_image##S(read_write T image, C coord, R color) {     \
     CLMUX_OPEN_VIEW(view, image);                                           \
     PUT(&view, AT(&view, coord), color);                                    \
   }

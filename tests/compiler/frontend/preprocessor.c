@@ -75,7 +75,7 @@ int main(void) {
             "!defined(__opencl_c_subgroups) && "
             "!defined(__opencl_c_pipes) && "
             "!defined(__opencl_c_device_enqueue) && "
-            "!defined(__opencl_c_read_write_images) && "
+            "defined(__opencl_c_read_write_images) && "
             "defined(__opencl_c_program_scope_global_variables) && "
             "defined(__opencl_c_work_group_collective_functions) && "
             "!defined(__opencl_c_fp16)",
