@@ -998,5 +998,8 @@ cl_int clx_svm_mem_fill(const clx_destination *to, void *svm_ptr,
 size_t clx_image_element_size(const cl_image_format *format);
 /* Whether `mem` is a live image object (any of the six image types). */
 bool clx_is_image(cl_mem mem);
+/* Whether the image's descriptor puts it over a buffer's bytes: a 1D
+ * buffer image, or (cl_khr_image2d_from_buffer) a 2D image. */
+bool clx_image_over_buffer(const cl_image_desc *desc);
 
 #endif /* CLMUX_CL_CLX_H */

@@ -65,8 +65,6 @@ cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
   const char *string = NULL;
   switch (param_name) {
     /* Features clmux does not have: zero, false, none. */
-    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
     case CL_DEVICE_MAX_PIPE_ARGS:
     case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
     case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
@@ -93,6 +91,13 @@ cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
     /* Program-scope variables live in a block of host memory per program
      * (program_globals.c), bounded by memory alone: the 64 KiB per
      * variable OpenCL 3.0 asks for at least is a promise kept. */
+    /* cl_khr_image2d_from_buffer: any whole number of pixels per row, and
+     * a buffer's bytes anywhere (the image code reads unaligned pixels). */
+    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+      v.u = 1;
+      size = sizeof(cl_uint);
+      break;
     /* Read-write images: as many as read-only ones (image_read.cl and
      * image_write.cl have their reads and writes). */
     case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:

@@ -298,24 +298,31 @@ static cl_int check_descriptor(const cl_image_desc *desc, size_t element,
   if (desc->num_mip_levels != 0 || desc->num_samples != 0) {
     return CL_INVALID_IMAGE_DESCRIPTOR;
   }
-  bool buffer_type = desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
-  /* A 2D image over a buffer (or another image) is
-   * cl_khr_image2d_from_buffer's, which clmux lacks: OpenCL 2.0 names
-   * that CL_INVALID_OPERATION. */
+  /* A 2D image over a buffer is cl_khr_image2d_from_buffer's (OpenCL 2.0
+   * on); over another image, which clmux does not offer, OpenCL 2.0 names
+   * CL_INVALID_OPERATION. */
+  bool over_buffer = clx_image_over_buffer(desc);
   if (desc->image_type == CL_MEM_OBJECT_IMAGE2D && desc->buffer &&
-      CLX_OPENCL_VERSION >= CL_MAKE_VERSION(2, 0, 0)) {
-    return CL_INVALID_OPERATION;
+      (CLX_OPENCL_VERSION < CL_MAKE_VERSION(2, 0, 0) ||
+       !clx_valid(desc->buffer, clx_kind_mem) ||
+       desc->buffer->type != CL_MEM_OBJECT_BUFFER)) {
+    return CLX_OPENCL_VERSION < CL_MAKE_VERSION(2, 0, 0)
+               ? CL_INVALID_IMAGE_DESCRIPTOR
+               : CL_INVALID_OPERATION;
   }
-  if (buffer_type != (desc->buffer != NULL)) {
+  bool buffer_type = desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  if (buffer_type != (desc->buffer != NULL) && !over_buffer) {
     return CL_INVALID_IMAGE_DESCRIPTOR;
   }
   if (buffer_type && (!clx_valid(desc->buffer, clx_kind_mem) ||
                       desc->buffer->type != CL_MEM_OBJECT_BUFFER)) {
     return CL_INVALID_IMAGE_DESCRIPTOR;
   }
+  /* Over a buffer the image has its bytes, not the host's. */
+  if (over_buffer && host_ptr) return CL_INVALID_HOST_PTR;
   /* Pitches describe the host pointer's layout; a 1D-buffer image may also
    * give the row pitch of its buffer's single row (the CTS does). */
-  if (!host_ptr && ((desc->image_row_pitch != 0 && !buffer_type) ||
+  if (!host_ptr && ((desc->image_row_pitch != 0 && !over_buffer) ||
                     desc->image_slice_pitch != 0)) {
     return CL_INVALID_IMAGE_DESCRIPTOR;
   }
@@ -415,16 +422,19 @@ static cl_int check_image(cl_context context, cl_mem_flags *flags,
   if (*element == 0) return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
   error = check_descriptor(desc, *element, host_ptr, layout);
   if (error != CL_SUCCESS) return error;
-  if (desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+  if (clx_image_over_buffer(desc)) {
     error = buffer_image_flags(desc->buffer, flags);
     if (error != CL_SUCCESS) return error;
     if (desc->buffer->context != context) return CL_INVALID_CONTEXT;
   }
   error = check_size(context, desc);
   if (error != CL_SUCCESS) return error;
-  if (desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER &&
-      desc->image_width * *element > desc->buffer->size) {
-    return CL_INVALID_IMAGE_SIZE;
+  if (clx_image_over_buffer(desc)) {
+    /* A 2D image takes row pitch x height bytes of the buffer. */
+    size_t need = desc->image_type == CL_MEM_OBJECT_IMAGE2D
+                      ? layout->image_row_pitch * layout->image_height
+                      : desc->image_width * *element;
+    if (need > desc->buffer->size) return CL_INVALID_IMAGE_SIZE;
   }
   error = clx_mem_check_host_ptr(*flags, host_ptr);
   if (error != CL_SUCCESS) return error;
@@ -438,8 +448,15 @@ static cl_int check_image(cl_context context, cl_mem_flags *flags,
   return images ? CL_SUCCESS : CL_INVALID_OPERATION;
 }
 
+bool clx_image_over_buffer(const cl_image_desc *desc) {
+  return desc->buffer &&
+         (desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+          (desc->image_type == CL_MEM_OBJECT_IMAGE2D &&
+           CLX_OPENCL_VERSION >= CL_MAKE_VERSION(2, 0, 0)));
+}
+
 /* The Mux image over the object's storage: memory and offset are the
- * object's own, or its buffer's for a 1D-buffer image. */
+ * object's own, or its buffer's for an image over a buffer. */
 static cl_int bind_mux_image(cl_mem image, mux_memory_t memory,
                              uint64_t offset) {
   const cl_image_desc *d = &image->image_desc;
@@ -484,8 +501,8 @@ static cl_int bind_mux_image(cl_mem image, mux_memory_t memory,
   return CL_SUCCESS;
 }
 
-/* A 1D-buffer image uses the bytes of its buffer (or of the sub-buffer's
- * parent, at the sub-buffer's origin) and holds the buffer. */
+/* An image over a buffer uses the bytes of its buffer (or of the
+ * sub-buffer's parent, at the sub-buffer's origin) and holds the buffer. */
 static cl_int share_buffer(cl_mem image, cl_mem buffer) {
   clx_hold(CLX_OBJ(buffer));
   image->parent = buffer;
@@ -516,7 +533,7 @@ cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
     image->image_format = *image_format;
     image->image_desc = layout;
     image->element_size = element;
-    if (layout.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+    if (clx_image_over_buffer(&layout)) {
       /* The buffer's host-pointer flags are inherited, not checked. */
       image->flags |=
           layout.buffer->flags &
@@ -599,7 +616,7 @@ cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name,
       return clx_info(&image->image_format, sizeof(cl_image_format),
                       param_value_size, param_value, param_value_size_ret);
     case CL_IMAGE_BUFFER: {
-      cl_mem buffer = type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? d->buffer : NULL;
+      cl_mem buffer = clx_image_over_buffer(d) ? d->buffer : NULL;
       return clx_info(&buffer, sizeof(buffer), param_value_size, param_value,
                       param_value_size_ret);
     }

@@ -35,6 +35,7 @@ static const extension extensions[] = {
     {"cl_khr_int64_base_atomics", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_3d_image_writes", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_extended_versioning", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_il_program", CL_MAKE_VERSION_KHR(1, 0, 0), clx_il_supported},
     {"cl_khr_spirv_no_integer_wrap_decoration", CL_MAKE_VERSION_KHR(1, 0, 0),
