@@ -2,9 +2,9 @@
  * (program, kernel, local size), and one for any local size (0x0x0) that
  * runs the edge groups of non-uniform NDRanges. The first enqueue with a
  * local size asks the compiler module for code specialized to it and loads
- * that into a Mux executable; the program keeps the pair (or the failure) until its module
- * goes, and each kernel remembers the last one it used, so repeated
- * enqueues cost a comparison. */
+ * that into a Mux executable; the program keeps the pair (or the failure)
+ * until its module goes, and each kernel remembers the last one it used,
+ * so repeated enqueues cost a comparison. */
 #include <mux/mux_cpu.h>
 #include <stdio.h>
 #include <stdlib.h>
