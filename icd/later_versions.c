@@ -139,11 +139,6 @@ cl_command_queue CL_API_CALL clx_create_command_queue_with_properties(
 
 /* ---- Features clmux's device does not have ----------------------------- */
 
-static cl_int kernel_checked(cl_kernel kernel) {
-  return clx_valid(kernel, clx_kind_kernel) ? CL_INVALID_OPERATION
-                                            : CL_INVALID_KERNEL;
-}
-
 static cl_int context_checked(cl_context context) {
   return clx_valid(context, clx_kind_context) ? CL_INVALID_OPERATION
                                               : CL_INVALID_CONTEXT;
@@ -182,14 +177,10 @@ cl_int CL_API_CALL clx_get_kernel_sub_group_info(
     cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
     size_t input_value_size, const void *input_value, size_t param_value_size,
     void *param_value, size_t *param_value_size_ret) {
-  (void)device;
-  (void)param_name;
-  (void)input_value_size;
-  (void)input_value;
-  (void)param_value_size;
-  (void)param_value;
-  (void)param_value_size_ret;
-  return kernel_checked(kernel);
+  return clx_kernel_sub_group_info(kernel, device, param_name,
+                                   input_value_size, input_value,
+                                   param_value_size, param_value,
+                                   param_value_size_ret);
 }
 
 cl_kernel CL_API_CALL clx_clone_kernel(cl_kernel source_kernel,

@@ -3,10 +3,12 @@
  * default x86-64 features (SSE2), which override the host target machine,
  * and marks builtins convergent, which the loop vectorizer refuses to
  * widen. Only barrier needs convergent, and barrier calls are gone (cut
- * into regions, barriers.c) before the vectorizer runs. */
+ * into regions, barriers.c) before the vectorizer runs; and the
+ * sub-group primitives, which the vectorizer replaces (sub_groups.h). */
 #include <string.h>
 
 #include "internal.h"
+#include "sub_groups.h"
 
 static const char *const enum_attributes[] = {"convergent", "noinline",
                                               "optnone"};
@@ -19,7 +21,9 @@ static void strip_call_sites(LLVMValueRef function, const unsigned *kinds) {
        block = LLVMGetNextBasicBlock(block)) {
     for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
          inst = LLVMGetNextInstruction(inst)) {
-      if (!LLVMIsACallInst(inst)) continue;
+      if (!LLVMIsACallInst(inst) || cc_sub_group_primitive(inst, NULL)) {
+        continue;
+      }
       for (size_t k = 0; k < COUNT(enum_attributes); k++) {
         LLVMRemoveCallSiteEnumAttribute(inst, LLVMAttributeFunctionIndex,
                                         kinds[k]);
@@ -36,7 +40,11 @@ void cc_strip_attributes(LLVMModuleRef module) {
   }
   for (LLVMValueRef function = LLVMGetFirstFunction(module); function;
        function = LLVMGetNextFunction(function)) {
-    for (size_t k = 0; k < COUNT(enum_attributes); k++) {
+    size_t length = 0;
+    const char *name = LLVMGetValueName2(function, &length);
+    bool primitive = strncmp(name, CC_SUB_GROUP_PREFIX,
+                             strlen(CC_SUB_GROUP_PREFIX)) == 0;
+    for (size_t k = 0; k < COUNT(enum_attributes) && !primitive; k++) {
       LLVMRemoveEnumAttributeAtIndex(function, LLVMAttributeFunctionIndex,
                                      kinds[k]);
     }

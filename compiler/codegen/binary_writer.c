@@ -99,6 +99,7 @@ cc_status cc_binary_write(const cc_binary_kernel *kernels, uint32_t count,
     put_u64(entry + cpu_binary_kernel_local_memory, k->local_memory);
     put_u64(entry + cpu_binary_kernel_scratch, k->scratch);
     put_u32(entry + cpu_binary_kernel_flags, k->flags);
+    put_u32(entry + cpu_binary_kernel_sub_group_size, k->sub_group_size);
     for (int d = 0; d < 3; d++) {
       put_u32(entry + cpu_binary_kernel_preferred_local_size + 4 * d,
               k->preferred_local_size[d]);

@@ -156,6 +156,7 @@ typedef struct cc_binary_kernel {
   uint32_t preferred_local_size[3]; /* each >= 1 */
   uint32_t required_local_size[3];  /* all 0, or each >= 1 */
   uint32_t flags;                   /* CPU_BINARY_KERNEL_* */
+  uint32_t sub_group_size;          /* work-items a sub-group, >= 1 */
 } cc_binary_kernel;
 
 /* Writes a container (malloc'd into *out) holding `object`. */

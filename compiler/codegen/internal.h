@@ -124,6 +124,7 @@ typedef struct cc_work_group_facts {
   uint64_t local_memory; /* static __local bytes */
   uint64_t scratch;      /* bytes per work-item kept across barriers */
   bool merges_groups;    /* CPU_BINARY_KERNEL_MERGES_GROUPS holds */
+  uint32_t sub_group_size; /* the vector body's lanes, else 1 */
 } cc_work_group_facts;
 
 /* cc_codegen_work_group for `request` (codegen.h), also telling what the

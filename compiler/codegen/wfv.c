@@ -1,6 +1,8 @@
 /* clmux compiler — whole-function vectorizer: the entry point (wfv.h). */
 #include "wfv.h"
 
+#include "sub_groups.h"
+
 #include <llvm-c/TargetMachine.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -286,9 +288,16 @@ LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
   w.arg_count = arg_count;
   w.log = log;
   w.builder = LLVMCreateBuilderInContext(w.context);
+  /* Sub-groups are the lanes: a body that uses them stays here. */
   bool ok = wfv_analyze_cfg(&w) && wfv_analyze_shapes(&w) &&
-            !gathers_in_uniform_loops(&w);
-  if (ok) {
+            (cc_uses_sub_groups(body) || !gathers_in_uniform_loops(&w));
+  if (ok && cc_uses_sub_groups(body)) {
+    /* A sub-group is the lanes: one register of the widest values, the
+     * same for every local size, so that the code for a non-uniform
+     * NDRange's edge groups has the sub-groups of the code for its full
+     * ones (rows narrower than that leave lanes idle). */
+    w.lanes = w.lanes < 2 ? 2 : w.lanes;
+  } else if (ok) {
     w.lanes = choose_lanes(&w, w.lanes, max_lanes);
     ok = w.lanes >= 2 || !wfv_fail(&w, "rows too short for two lanes");
   }

@@ -199,6 +199,10 @@ bool wfv_widen_interleaved(wfv *w, LLVMValueRef access, int at,
                            LLVMValueRef mask, bool *done);
 /* Whether some access of the body is a member of such a group. */
 bool wfv_has_interleaved_group(wfv *w);
+/* wfv_sub_groups.c: a sub-group primitive's call (sub_groups.h). */
+struct cc_sub_group_call;
+bool wfv_widen_sub_group(wfv *w, LLVMValueRef call, int at, LLVMValueRef mask,
+                         const struct cc_sub_group_call *sg);
 /* wfv_emit.c: the per-lane value of a divergent loop's live-out. */
 LLVMValueRef wfv_live_out_value(wfv *w, long value, int at);
 /* Records the new form of old value `old` (an instruction or argument). */

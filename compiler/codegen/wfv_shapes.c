@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sub_groups.h"
 #include "wfv.h"
 
 static const wfv_shape uniform = {wfv_uniform, 0};
@@ -229,6 +230,29 @@ static wfv_shape any_operand(const wfv *w, LLVMValueRef inst, int at,
   return s;
 }
 
+/* The lane is strided by 1 from 0; a vote, a reduction and a shuffle of
+ * one lane's value are the same in every lane; scans differ. */
+static wfv_shape sub_group_shape(const wfv *w, LLVMValueRef call, int at,
+                                 const cc_sub_group_call *sg) {
+  switch (sg->kind) {
+    case cc_sub_group_lane:
+      return strided(1);
+    case cc_sub_group_width:
+    case cc_sub_group_ballot:
+    case cc_sub_group_reduce:
+      return uniform;
+    case cc_sub_group_shuffle: {
+      wfv_shape x = wfv_operand_shape(w, LLVMGetOperand(call, 0), at);
+      wfv_shape lane = wfv_operand_shape(w, LLVMGetOperand(call, 1), at);
+      if (x.kind == wfv_unknown || lane.kind == wfv_unknown) return unknown;
+      return x.kind == wfv_uniform || lane.kind == wfv_uniform ? uniform
+                                                               : varying;
+    }
+    default:
+      return varying;
+  }
+}
+
 static wfv_shape compute(const wfv *w, LLVMValueRef inst, int at) {
   LLVMOpcode op = LLVMGetInstructionOpcode(inst);
   int n = LLVMGetNumOperands(inst);
@@ -263,12 +287,17 @@ static wfv_shape compute(const wfv *w, LLVMValueRef inst, int at) {
     case LLVMAtomicRMW:
     case LLVMAtomicCmpXchg:
       return varying;
-    case LLVMCall:
+    case LLVMCall: {
+      cc_sub_group_call sg;
+      if (cc_sub_group_primitive(inst, &sg)) {
+        return sub_group_shape(w, inst, at, &sg);
+      }
       if (LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVoidTypeKind) {
         return uniform;
       }
       if (wfv_has_side_effects(inst)) return varying;
       return any_operand(w, inst, at, n - 1);
+    }
     default:
       if (keeps_stride(op)) {
         wfv_shape a = wfv_operand_shape(w, LLVMGetOperand(inst, 0), at);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sub_groups.h"
 #include "wfv.h"
 
 static unsigned components(LLVMTypeRef type) {
@@ -369,6 +370,10 @@ static bool widen_call(wfv *w, LLVMValueRef call, int at, LLVMValueRef mask) {
   const char *name =
       LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &length) : "";
   if (is_droppable(name)) return true;
+  cc_sub_group_call sg;
+  if (cc_sub_group_primitive(call, &sg)) {
+    return wfv_widen_sub_group(w, call, at, mask, &sg);
+  }
   unsigned n = LLVMGetNumArgOperands(call);
   bool uniform = true;
   for (unsigned i = 0; i < n; i++) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sub_groups.h"
 #include "work_group_abi.h"
 
 /* Names a module-local helper cannot clash with (the user's cannot start
@@ -227,6 +228,7 @@ static cc_status choose_local_size(const cc_kernel_info *info,
 typedef struct clone_result {
   uint64_t local_memory, scratch, flags_offset;
   bool merges_groups;
+  uint32_t sub_group_size;
 } clone_result;
 
 static bool has_local_pointer_arg(const cc_kernel_info *info) {
@@ -422,6 +424,11 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
     status = vectorize_whole(module, name, info->arg_count, items, body,
                              &vector_body, &lanes, log);
   }
+  /* The vector body has widened the sub-group primitives across its lanes;
+   * the scalar body (run alone, or as a step function's sync region) runs
+   * sub-groups of one. */
+  if (status == cc_success) cc_lower_sub_groups_scalar(body);
+  result->sub_group_size = vector_body && !result->merges_groups ? lanes : 1;
   if (status == cc_success && keep_vectors && !vector_body) {
     status = cc_scalarize_vector_types(module, body, reads_images, log);
   }
@@ -500,7 +507,7 @@ cc_status cc_build_work_group(LLVMModuleRef source,
   }
   if (status == cc_success) {
     LLVMModuleRef module = LLVMCloneModule(source);
-    clone_result result = {0, 0, 0, false};
+    clone_result result = {0, 0, 0, false, 1};
     status = build_in_clone(module, name, &info, chosen, symbol, bounds_check,
                             globals, &result, log);
     if (status != cc_success && log && getenv("CLMUX_DEBUG")) {
@@ -512,6 +519,7 @@ cc_status cc_build_work_group(LLVMModuleRef source,
         facts->local_memory = result.local_memory;
         facts->scratch = result.scratch;
         facts->merges_groups = result.merges_groups;
+        facts->sub_group_size = result.sub_group_size;
       }
     } else {
       LLVMDisposeModule(module);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sub_groups.h"
 #include "work_group_abi.h"
 
 typedef enum work_item_query {
@@ -87,6 +88,8 @@ bool cc_observes_work_groups(LLVMValueRef function,
     for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
          inst = LLVMGetNextInstruction(inst)) {
       if (!LLVMIsACallInst(inst)) continue;
+      /* A sub-group is part of one group. */
+      if (cc_sub_group_primitive(inst, NULL)) return true;
       const char *name = cc_callee_name(inst);
       switch (query_named(name)) {
         case query_local_id:

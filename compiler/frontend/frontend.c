@@ -33,7 +33,9 @@ static const char cc_prelude[] =
     "#undef __CLMUX_CTZ\n#undef __CLMUX_CTZ1\n";
 
 /* The language extensions the CPU device supports (the required 1.2
- * ones, doubles, 64-bit atomics, 3D image writes); Clang's x86 default
+ * ones, doubles, 64-bit atomics, 3D image writes; not cl_khr_subgroups,
+ * which needs independent forward progress, which sub-groups run one
+ * after another do not have); Clang's x86 default
  * would enable many the device lacks. */
 #define CC_EXTENSIONS                                                      \
   "-cl-ext=-all,+cl_khr_global_int32_base_atomics,"                       \
@@ -50,10 +52,11 @@ static const char cc_prelude[] =
  * compiler/builtins/meson.build compiles with the same), the generic
  * address space (compiler/builtins/generic_calls.c, and to_global & co.
  * in codegen) and program-scope global variables (codegen's
- * program_globals.c). Clang takes the first eight as extensions
+ * program_globals.c), sub-groups (compiler/builtins/sub_group, across the
+ * vectorizer's lanes). Clang takes the first nine as extensions
  * (-cl-ext); the others are macros only its headers and builtin
  * declarations read (-D). */
-enum { CC_FEATURES_AS_EXTENSIONS = 8 };
+enum { CC_FEATURES_AS_EXTENSIONS = 9 };
 const char *const cc_opencl_c_features[] = {
     "__opencl_c_images",
     "__opencl_c_3d_image_writes",
@@ -63,6 +66,7 @@ const char *const cc_opencl_c_features[] = {
     "__opencl_c_atomic_order_acq_rel",
     "__opencl_c_generic_address_space",
     "__opencl_c_program_scope_global_variables",
+    "__opencl_c_subgroups",
     "__opencl_c_atomic_order_seq_cst",
     "__opencl_c_atomic_scope_device",
     "__opencl_c_atomic_scope_all_devices",

@@ -884,6 +884,16 @@ uint64_t clx_arg_extent(const mux_descriptor_info_t *descriptor, cl_mem mem);
  * size when the NDRange is not uniform (kernel_specialize.c). */
 cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t global_size[3],
                              const size_t local_size[3], mux_kernel_t *out);
+/* The device a kernel query is about: `*device`, or the program's only
+ * one when NULL; CL_INVALID_KERNEL or CL_INVALID_DEVICE (kernel_info.c). */
+cl_int clx_kernel_device(cl_kernel kernel, cl_device_id *device);
+/* clGetKernelSubGroupInfo (kernel_sub_groups.c). */
+cl_int clx_kernel_sub_group_info(cl_kernel kernel, cl_device_id device,
+                                 cl_kernel_sub_group_info param_name,
+                                 size_t input_value_size,
+                                 const void *input_value,
+                                 size_t param_value_size, void *param_value,
+                                 size_t *param_value_size_ret);
 
 /* ---- buffers: what memory objects share (mem.c) ------------------------ */
 

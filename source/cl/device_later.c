@@ -75,7 +75,6 @@ cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
-    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
       size = sizeof(cl_uint);
       break;
 
@@ -88,6 +87,14 @@ cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
       size = sizeof(cl_bool);
       break;
     /* What it has. */
+    /* Sub-groups (the vectorizer's lanes, kernel_sub_groups.c): as many as
+     * a group has work-items, in a group one item wide. They run one
+     * after another on a group's thread: no independent forward
+     * progress. */
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+      v.u = device->info->max_sub_group_count;
+      size = sizeof(cl_uint);
+      break;
     /* Program-scope variables live in a block of host memory per program
      * (program_globals.c), bounded by memory alone: the 64 KiB per
      * variable OpenCL 3.0 asks for at least is a promise kept. */

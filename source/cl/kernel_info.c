@@ -138,21 +138,26 @@ static cl_ulong local_memory_size(cl_kernel kernel) {
   return size;
 }
 
+cl_int clx_kernel_device(cl_kernel kernel, cl_device_id *device) {
+  if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;
+  cl_program program = kernel->program;
+  if (!*device) {
+    if (program->num_devices != 1) return CL_INVALID_DEVICE;
+    *device = program->devices[0];
+  }
+  if (!clx_device_valid(*device)) return CL_INVALID_DEVICE;
+  bool listed = false;
+  for (cl_uint i = 0; i < program->num_devices; i++) {
+    listed |= clx_device_within(*device, program->devices[i]);
+  }
+  return listed ? CL_SUCCESS : CL_INVALID_DEVICE;
+}
+
 cl_int CL_API_CALL clGetKernelWorkGroupInfo(
     cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param_name,
     size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;
-  cl_program program = kernel->program;
-  if (!device) {
-    if (program->num_devices != 1) return CL_INVALID_DEVICE;
-    device = program->devices[0];
-  }
-  if (!clx_device_valid(device)) return CL_INVALID_DEVICE;
-  bool listed = false;
-  for (cl_uint i = 0; i < program->num_devices; i++) {
-    listed |= clx_device_within(device, program->devices[i]);
-  }
-  if (!listed) return CL_INVALID_DEVICE;
+  cl_int error = clx_kernel_device(kernel, &device);
+  if (error != CL_SUCCESS) return error;
   const struct mux_device_info_s *info = device->info;
   size_t work_group_size = info->max_concurrent_work_items;
   switch (param_name) {

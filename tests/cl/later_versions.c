@@ -141,11 +141,6 @@ static void test_unsupported(void) {
       cl_test_build(context, device, "kernel void k(global int *p) {}", "");
   cl_kernel kernel = clCreateKernel(program, "k", &error);
   CHECK_CL_SUCCESS(error);
-  size_t local = 1, result = 0;
-  CHECK_CL(CL_INVALID_OPERATION,
-           clGetKernelSubGroupInfo(
-               kernel, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-               sizeof local, &local, sizeof result, &result, NULL));
   const char il[] = "not SPIR-V"; /* cl_il_program tests SPIR-V */
   CHECK(clCreateProgramWithIL(context, il, sizeof il, &error) == NULL);
   CHECK_CL(CL_INVALID_VALUE, error);
@@ -330,9 +325,10 @@ static void test_device_queries(void) {
   }
   cl_bitfield bits = 1;
   cl_uint count = 1;
+  /* Sub-groups: cl_sub_groups tests them. */
   CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_MAX_NUM_SUB_GROUPS,
                                    sizeof count, &count, NULL));
-  CHECK_INT(0, count);
+  CHECK(count >= 1);
   cl_command_queue_properties host = 0, queue = 0;
   CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES,
                                    sizeof host, &host, NULL));

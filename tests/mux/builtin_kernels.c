@@ -185,16 +185,18 @@ static void test_missing_and_queries(void) {
                                        mux_test_allocator, &kernel));
   if (kernel) {
     size_t size = 0;
-    CHECK_RESULT(mux_error_feature_unsupported,
-                 muxQuerySubGroupSizeForLocalSize(kernel, 8, 1, 1, &size));
+    /* Built-in kernels run one work-item at a time: sub-groups of one. */
+    CHECK_SUCCESS(muxQuerySubGroupSizeForLocalSize(kernel, 8, 1, 1, &size));
+    CHECK_INT(1, size);
     size_t x = 0, y = 0, z = 0;
-    CHECK_RESULT(mux_error_feature_unsupported,
-                 muxQueryLocalSizeForSubGroupCount(kernel, 1, &x, &y, &z));
+    CHECK_SUCCESS(muxQueryLocalSizeForSubGroupCount(kernel, 3, &x, &y, &z));
+    CHECK(x == 3 && y == 1 && z == 1);
     mux_wfv_status_e status = mux_wfv_status_none;
     CHECK_RESULT(
         mux_error_feature_unsupported,
         muxQueryWFVInfoForLocalSize(kernel, 8, 1, 1, &status, &x, &y, &z));
-    CHECK(kernel->max_sub_group_count == 0);
+    CHECK(kernel->max_sub_group_count ==
+          device->info->max_concurrent_work_items);
     muxDestroyKernel(device, kernel, mux_test_allocator);
   }
 }

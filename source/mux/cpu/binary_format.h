@@ -68,11 +68,14 @@ enum cpu_binary_header_field {
  *         size, else each >= 1 and the only local size NDRanges may use
  *         (code specialized for one local size, reqd_work_group_size)
  * 56: u32 flags, CPU_BINARY_KERNEL_* bits below; others must be 0
- * 60: u32 reserved, must be 0 */
+ * 60: u32 sub-group size: the work-items of a sub-group, the lanes the
+ *         code runs at once (compiler/codegen/sub_groups.h); a power of
+ *         two up to CPU_BINARY_MAX_SUB_GROUP_SIZE, or 0 for 1 */
 #define CPU_BINARY_KERNEL_SIZE 64u
 #define CPU_BINARY_MAX_NAME 4096u
 #define CPU_BINARY_MAX_LOCAL_MEMORY (UINT64_C(1) << 32)
 #define CPU_BINARY_MAX_SCRATCH (UINT64_C(1) << 16)
+#define CPU_BINARY_MAX_SUB_GROUP_SIZE 64u
 
 /* The function does not observe work-groups (no local or group ids, local
  * or group counts, global offset, barriers, __local memory or printf):
@@ -92,7 +95,7 @@ enum cpu_binary_kernel_field {
   cpu_binary_kernel_preferred_local_size = 32,
   cpu_binary_kernel_required_local_size = 44,
   cpu_binary_kernel_flags = 56,
-  cpu_binary_kernel_reserved = 60
+  cpu_binary_kernel_sub_group_size = 60
 };
 
 #endif /* CLMUX_CPU_BINARY_FORMAT_H */

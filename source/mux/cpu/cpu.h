@@ -211,6 +211,9 @@ typedef struct cpu_kernel {
   size_t scratch_per_work_item;
   /* Rows of groups in x may run as one call (CPU_BINARY_KERNEL_MERGES_GROUPS). */
   bool merges_groups;
+  /* Work-items a sub-group: the lanes of one call of the vector body, in
+   * a row in x (the binary's; 1 for built-in kernels). */
+  uint32_t sub_group_size;
   /* The same kernel's code for any local size, for the edge groups of
    * non-uniform NDRanges (muxCpuKernelSetEdges), or NULL. */
   _Atomic(struct cpu_kernel *) edges;
@@ -323,6 +326,7 @@ typedef struct cpu_executable_kernel {
   uint32_t preferred_local_size[3];
   uint32_t required_local_size[3]; /* all 0: any local size */
   uint32_t flags;                   /* CPU_BINARY_KERNEL_* */
+  uint32_t sub_group_size;          /* >= 1 */
 } cpu_executable_kernel;
 
 /* The kernel called `name` (name_length bytes), or NULL. */

@@ -283,7 +283,8 @@ static void cpu_fill_info(void) {
   info->descriptors_updatable = true;
   info->can_clone_command_buffers = true;
   info->supports_builtin_kernels = true;
-  info->max_sub_group_count = 0;
+  /* Sub-groups of one item each in a group one item wide. */
+  info->max_sub_group_count = CPU_MAX_WORK_GROUP_SIZE;
   info->sub_groups_support_ifp = false;
   info->max_hardware_counters = 0;
   info->supports_work_group_collectives = false;

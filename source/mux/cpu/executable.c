@@ -168,9 +168,12 @@ static bool kernel_entry_read(const uint8_t *entry, const char *strings,
     if (kernel->preferred_local_size[d] == 0) return false;
     if (kernel->required_local_size[d] == 0) required_zeros++;
   }
+  uint32_t sub_group = read_u32(entry, cpu_binary_kernel_sub_group_size);
+  kernel->sub_group_size = sub_group ? sub_group : 1;
   return (required_zeros == 0 || required_zeros == 3) &&
          (kernel->flags & ~CPU_BINARY_KERNEL_FLAGS_KNOWN) == 0 &&
-         read_u32(entry, cpu_binary_kernel_reserved) == 0;
+         sub_group <= CPU_BINARY_MAX_SUB_GROUP_SIZE &&
+         (sub_group & (sub_group - 1)) == 0;
 }
 
 static bool names_unique(const cpu_executable_kernel *kernels, uint32_t count) {

@@ -40,7 +40,9 @@ static cpu_kernel_object *kernel_new(mux_device_t device, const char *name,
   cpu_kernel *kernel = &object->kernel;
   kernel->base.id = CPU_ID(mux_object_id_kernel);
   kernel->base.device = device;
-  kernel->base.max_sub_group_count = 0; /* the device has no sub-groups */
+  /* Groups of one item in x and many in y have sub-groups of one. */
+  kernel->base.max_sub_group_count = CPU_MAX_WORK_GROUP_SIZE;
+  kernel->sub_group_size = 1;
   kernel->function = function;
   atomic_init(&kernel->edges, NULL);
   /* A name longer than the field is cut: it is only ever displayed. */
@@ -69,6 +71,7 @@ mux_result_t cpuCreateKernel(mux_device_t device, mux_executable_t executable,
   kernel->scratch_per_work_item = entry->scratch_per_work_item;
   kernel->merges_groups =
       (entry->flags & CPU_BINARY_KERNEL_MERGES_GROUPS) != 0;
+  kernel->sub_group_size = entry->sub_group_size;
   kernel->base.local_memory_size = entry->local_memory_size;
   bool required = entry->required_local_size[0] != 0;
   const uint32_t *preferred =
@@ -128,32 +131,48 @@ mux_result_t muxCpuKernelSetEdges(mux_kernel_t kernel, mux_kernel_t edges) {
   return mux_success;
 }
 
-/* The device reports max_sub_group_count 0, so both sub-group queries are
- * unsupported (the spec's rule for devices without sub-groups). */
+/* Sub-groups run along x, `sub_group_size` items (fewer at a row's end);
+ * every row of a group has its own. */
+static size_t sub_groups_in_row(const cpu_kernel *kernel, size_t items) {
+  return (items + kernel->sub_group_size - 1) / kernel->sub_group_size;
+}
+
 mux_result_t cpuQuerySubGroupSizeForLocalSize(mux_kernel_t kernel,
                                               size_t local_size_x,
                                               size_t local_size_y,
                                               size_t local_size_z,
                                               size_t *out_sub_group_size) {
-  (void)kernel;
-  (void)local_size_x;
   (void)local_size_y;
   (void)local_size_z;
-  (void)out_sub_group_size;
-  return mux_error_feature_unsupported;
+  const cpu_kernel *k = (const cpu_kernel *)kernel;
+  *out_sub_group_size =
+      local_size_x < k->sub_group_size ? local_size_x : k->sub_group_size;
+  return mux_success;
 }
 
+/* A row of `count` full sub-groups, if the code runs that local size. */
 mux_result_t cpuQueryLocalSizeForSubGroupCount(mux_kernel_t kernel,
                                                size_t sub_group_count,
                                                size_t *out_local_size_x,
                                                size_t *out_local_size_y,
                                                size_t *out_local_size_z) {
-  (void)kernel;
-  (void)sub_group_count;
-  (void)out_local_size_x;
-  (void)out_local_size_y;
-  (void)out_local_size_z;
-  return mux_error_feature_unsupported;
+  const cpu_kernel *k = (const cpu_kernel *)kernel;
+  uint32_t required[3];
+  cpu_kernel_required_local_size(k, required);
+  size_t x = 0;
+  if (required[0]) {
+    bool row = required[1] == 1 && required[2] == 1 &&
+               required[0] % k->sub_group_size == 0;
+    if (row && sub_groups_in_row(k, required[0]) == sub_group_count) {
+      x = required[0];
+    }
+  } else if (sub_group_count <= CPU_MAX_WORK_GROUP_SIZE / k->sub_group_size) {
+    x = sub_group_count * k->sub_group_size;
+  }
+  *out_local_size_x = x;
+  *out_local_size_y = x ? 1 : 0;
+  *out_local_size_z = x ? 1 : 0;
+  return mux_success;
 }
 
 /* Whole-function vectorization is not done by this target (the compiler

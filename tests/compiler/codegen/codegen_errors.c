@@ -171,9 +171,9 @@ static uint32_t get_u32(const uint8_t *at) {
 static void test_binary_writer(void) {
   const uint8_t object[5] = {1, 2, 3, 4, 5};
   cc_binary_kernel kernels[2] = {
-      {"a", "sym_a", 0, 0, {64, 1, 1}, {0, 0, 0}, 0},
+      {"a", "sym_a", 0, 0, {64, 1, 1}, {0, 0, 0}, 0, 1},
       {"bb", "sym_bb", 256, 4, {8, 2, 1}, {8, 2, 1},
-       CPU_BINARY_KERNEL_MERGES_GROUPS}};
+       CPU_BINARY_KERNEL_MERGES_GROUPS, 16}};
   uint8_t *out = NULL;
   size_t size = 0;
   REQUIRE(cc_binary_write(kernels, 2, object, 5, &out, &size, NULL) ==
@@ -194,6 +194,7 @@ static void test_binary_writer(void) {
   CHECK_INT(2, get_u32(second + cpu_binary_kernel_required_local_size + 4));
   CHECK_INT(CPU_BINARY_KERNEL_MERGES_GROUPS,
             get_u32(second + cpu_binary_kernel_flags));
+  CHECK_INT(16, get_u32(second + cpu_binary_kernel_sub_group_size));
   free(out);
 
   cc_binary_kernel bad[2] = {kernels[0], kernels[0]};
