@@ -18,6 +18,7 @@ static const struct {
     {"reduce_", cc_sub_group_reduce, true},
     {"scan_", cc_sub_group_scan, true},
     {"xscan_", cc_sub_group_xscan, true},
+    {"clustered_", cc_sub_group_clustered, true},
 };
 
 static const struct {
@@ -186,6 +187,7 @@ static LLVMValueRef scalar_value(LLVMBuilderRef builder, LLVMValueRef call,
     case cc_sub_group_shuffle:
     case cc_sub_group_reduce:
     case cc_sub_group_scan:
+    case cc_sub_group_clustered:
       return LLVMGetOperand(call, 0);
     case cc_sub_group_xscan:
       return cc_sub_group_identity(sg->op, type, true);

@@ -7,6 +7,9 @@
  *   __clmux_sub_group_reduce_OP_T(x)    x combined over the running lanes
  *   __clmux_sub_group_scan_OP_T(x)      ... over those up to the caller's
  *   __clmux_sub_group_xscan_OP_T(x)     ... over those before it
+ *   __clmux_sub_group_clustered_OP_T(x, c)  ... over those of its cluster
+ *                                       (lanes c*k .. c*k+c-1, c a power
+ *                                       of two)
  * The whole-function vectorizer widens them across its lanes
  * (wfv_sub_groups.c); a body left scalar runs sub-groups of one
  * (cc_lower_sub_groups_scalar). */
@@ -26,6 +29,7 @@ typedef enum cc_sub_group_kind {
   cc_sub_group_reduce,
   cc_sub_group_scan,  /* inclusive */
   cc_sub_group_xscan, /* exclusive */
+  cc_sub_group_clustered, /* reduce within clusters of lanes */
 } cc_sub_group_kind;
 
 typedef enum cc_sub_group_op {

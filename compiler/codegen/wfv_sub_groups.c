@@ -95,6 +95,27 @@ static LLVMValueRef shift_up(wfv *w, LLVMValueRef values, cc_sub_group_op op) {
                      indices, w->lanes);
 }
 
+/* Within clusters of `cluster` lanes (uniform, a power of two): a
+ * butterfly, each step combining lanes `step` apart while step < cluster
+ * (the steps of wider clusters select the values they had). */
+static LLVMValueRef clustered(wfv *w, LLVMValueRef values, LLVMValueRef cluster,
+                              cc_sub_group_op op) {
+  int indices[64];
+  LLVMTypeRef type = LLVMTypeOf(cluster);
+  for (unsigned step = 1; step < w->lanes; step *= 2) {
+    for (unsigned l = 0; l < w->lanes; l++) indices[l] = (int)(l ^ step);
+    LLVMValueRef partner = wfv_shuffle(w, values, NULL, indices, w->lanes);
+    if (!partner) return NULL;
+    LLVMValueRef combined =
+        cc_sub_group_combine(w->builder, w->module, op, values, partner);
+    LLVMValueRef within = LLVMBuildICmp(w->builder, LLVMIntULT,
+                                        LLVMConstInt(type, step, 0), cluster,
+                                        "");
+    values = LLVMBuildSelect(w->builder, within, combined, values, "");
+  }
+  return values;
+}
+
 /* Each lane's x of lane index[l] (taken modulo the lanes): through a stack
  * copy of the lanes, as x86 permutes only some widths by variable index. */
 static LLVMValueRef shuffle_varying(wfv *w, LLVMValueRef x, LLVMValueRef index,
@@ -176,6 +197,13 @@ bool wfv_widen_sub_group(wfv *w, LLVMValueRef call, int at, LLVMValueRef mask,
     case cc_sub_group_reduce: {
       LLVMValueRef values = running(w, x, at, mask, sg->op);
       scalar = values ? reduce(w, values, sg->op) : NULL;
+      break;
+    }
+    case cc_sub_group_clustered: {
+      LLVMValueRef values = running(w, x, at, mask, sg->op);
+      LLVMValueRef cluster = wfv_scalar(w, LLVMGetOperand(call, 1), at);
+      vector = values && cluster ? clustered(w, values, cluster, sg->op)
+                                 : NULL;
       break;
     }
     case cc_sub_group_scan:

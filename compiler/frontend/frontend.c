@@ -75,8 +75,30 @@ const char *const cc_opencl_c_features[] = {
 const size_t cc_opencl_c_feature_count =
     sizeof cc_opencl_c_features / sizeof *cc_opencl_c_features;
 
-/* The arguments that give Clang the features (malloc'd strings in
- * args[0..count)), or false when out of memory. */
+/* The cl_khr_subgroup_* extensions (compiler/builtins/sub_group), for
+ * OpenCL C 3.0 with its sub-groups: macros that make Clang declare their
+ * functions. */
+static const char *const cc_sub_group_extensions[] = {
+    "cl_khr_subgroup_extended_types",   "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",           "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",          "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate",
+};
+#define CC_SUB_GROUP_EXTENSION_COUNT \
+  (sizeof cc_sub_group_extensions / sizeof *cc_sub_group_extensions)
+
+static char *define_of(const char *name) {
+  char *define = malloc(strlen(name) + 5);
+  if (define) {
+    strcpy(define, "-D");
+    strcat(define, name);
+    strcat(define, "=1");
+  }
+  return define;
+}
+
+/* The arguments that give Clang the features and the sub-group extensions
+ * (malloc'd strings in args[0..count)), or false when out of memory. */
 static bool cc_feature_args(char **args, size_t *count) {
   size_t length = strlen("-cl-ext=") + 1;
   for (size_t i = 0; i < CC_FEATURES_AS_EXTENSIONS; i++) {
@@ -93,12 +115,12 @@ static bool cc_feature_args(char **args, size_t *count) {
   args[(*count)++] = extensions;
   for (size_t i = CC_FEATURES_AS_EXTENSIONS; i < cc_opencl_c_feature_count;
        i++) {
-    char *define = malloc(strlen(cc_opencl_c_features[i]) + 5);
-    if (!define) return false;
-    strcpy(define, "-D");
-    strcat(define, cc_opencl_c_features[i]);
-    strcat(define, "=1");
-    args[(*count)++] = define;
+    if (!(args[*count] = define_of(cc_opencl_c_features[i]))) return false;
+    (*count)++;
+  }
+  for (size_t i = 0; i < CC_SUB_GROUP_EXTENSION_COUNT; i++) {
+    if (!(args[*count] = define_of(cc_sub_group_extensions[i]))) return false;
+    (*count)++;
   }
   return true;
 }
@@ -202,10 +224,14 @@ static cc_frontend_result cc_compile_here(LLVMContextRef context,
   cc_frontend_result result = CC_FRONTEND_OUT_OF_MEMORY;
   char *log = NULL;
   size_t num_fixed = sizeof(cc_fixed_args) / sizeof(*cc_fixed_args);
-  /* fixed, -cl-std=, 3.0 features, user options, "-x", "cl", the source */
-  size_t num_args =
-      num_fixed + 1 + cc_opencl_c_feature_count + parsed.num_args + 3;
-  char *features[sizeof cc_opencl_c_features / sizeof *cc_opencl_c_features];
+  /* fixed, -cl-std=, 3.0 features and sub-group extensions, user options,
+   * "-x", "cl", the source */
+  enum {
+    most_features = sizeof cc_opencl_c_features / sizeof *cc_opencl_c_features +
+                    CC_SUB_GROUP_EXTENSION_COUNT
+  };
+  size_t num_args = num_fixed + 1 + most_features + parsed.num_args + 3;
+  char *features[most_features];
   size_t num_features = 0;
   const char **args = malloc(num_args * sizeof(*args));
   /* the source, the headers, the prelude */

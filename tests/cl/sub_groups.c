@@ -82,7 +82,32 @@ static const char source[] =
     "get_local_size(2);\n"
     "  out[index] = sums[(me + 1) % items] + "
     "sub_group_scan_exclusive_add((T)1);\n"
-    "}\n";
+    "}\n"
+    /* The cl_khr_subgroup_* extensions, on int: non-uniform arithmetic in
+     * branches that differ from lane to lane, ballots, shuffles,
+     * rotations, clusters, votes, vectors and chars. */
+    "#ifdef EXTENSIONS\n"
+    "kernel void extended(global uint *ids, global int *out) {\n"
+    "  size_t index = item_index();\n"
+    "  record_ids(ids, index);\n"
+    "  int x = value_of(get_local_linear_id());\n"
+    "  uint lane = get_sub_group_local_id(), size = get_sub_group_size();\n"
+    "  global int *o = out + index * RESULT_COUNT;\n"
+    "  if (x & 1) o[0] = sub_group_non_uniform_reduce_max(x);\n"
+    "  else o[0] = sub_group_non_uniform_scan_inclusive_add(x);\n"
+    "  o[1] = sub_group_ballot_bit_count(sub_group_ballot(x > 0));\n"
+    "  o[2] = sub_group_shuffle(x, (lane * 5 + 1) % size);\n"
+    "  o[3] = sub_group_shuffle_xor(x, 1);\n"
+    "  o[4] = sub_group_shuffle_down(x, 1);\n"
+    "  o[5] = sub_group_rotate(x, -3);\n"
+    "  o[6] = sub_group_clustered_reduce_add(x, 4);\n"
+    "  o[7] = sub_group_elect();\n"
+    "  o[8] = sub_group_non_uniform_all_equal(x / 100);\n"
+    "  o[9] = sub_group_broadcast((int2)(x, -x), size - 1).y;\n"
+    "  o[10] = sub_group_reduce_max((char)x);\n"
+    "  o[11] = sub_group_ballot_exclusive_scan(sub_group_ballot(x & 1));\n"
+    "}\n"
+    "#endif\n";
 
 typedef struct type_case {
   const char *name;
@@ -405,6 +430,88 @@ static void check_stepped(cl_program program, const type_case *t,
   clReleaseKernel(kernel);
 }
 
+/* The extensions' functions (int only), checked against each sub-group's
+ * values in lane order. */
+static void check_extended(cl_program program, const shape *s) {
+  const type_case *t = &types[0];
+  cl_int error = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "extended", &error);
+  CHECK_CL_SUCCESS(error);
+  size_t n = items_of(s);
+  cl_mem ids = cl_test_buffer(context, n * IDS * 4, NULL);
+  cl_mem out = cl_test_buffer(context, n * RESULTS * 4, NULL);
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof ids, &ids));
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof out, &out));
+  run(kernel, s);
+  uint32_t *id = malloc(n * IDS * 4);
+  int32_t *results = malloc(n * RESULTS * 4);
+  REQUIRE(id && results);
+  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, ids, CL_TRUE, 0, n * IDS * 4, id,
+                                       0, NULL, NULL));
+  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, n * RESULTS * 4,
+                                       results, 0, NULL, NULL));
+  uint32_t widest = 0;
+  item *items = sub_groups_of(s, id, n, &widest);
+  size_t bad = 0;
+  for (size_t i = 0; items && i < n;) {
+    size_t size = items[i].id[2];
+    int x[64] = {0};
+    for (size_t k = 0; k < size && k < 64; k++) {
+      x[k] = (int)value_of(t, items[i + k].local);
+    }
+    int odd_max = -1000, positive = 0;
+    for (size_t k = 0; k < size; k++) {
+      if (x[k] & 1) odd_max = x[k] > odd_max ? x[k] : odd_max;
+      positive += x[k] > 0;
+    }
+    int even_sum = 0, odd_before = 0;
+    for (size_t k = 0; k < size; k++) {
+      const item *it = &items[i + k];
+      const int32_t *got = results + it->index * RESULTS;
+      if (!(x[k] & 1)) even_sum += x[k];
+      int cluster = 0;
+      for (size_t c = k - k % 4; c < k - k % 4 + 4 && c < size; c++) {
+        cluster += x[c];
+      }
+      char most = -128;
+      for (size_t c = 0; c < size; c++) {
+        most = (char)x[c] > most ? (char)x[c] : most;
+      }
+      /* Shuffles from lanes outside the sub-group are undefined. */
+      bool has_xor = (k ^ 1) < size, has_down = k + 1 < size;
+      int want[RESULTS] = {x[k] & 1 ? odd_max : even_sum,
+                           positive,
+                           x[(k * 5 + 1) % size],
+                           has_xor ? x[k ^ 1] : got[3],
+                           has_down ? x[k + 1] : got[4],
+                           x[(k + size - 3 % size) % size],
+                           cluster,
+                           k == 0,
+                           1,
+                           -x[size - 1],
+                           most,
+                           odd_before};
+      if (x[k] & 1) odd_before++;
+      for (int r = 0; r < RESULTS; r++) {
+        if (got[r] != want[r] && bad++ < 5) {
+          fprintf(stderr,
+                  "extended: group %zu sub-group %u lane %u (of %zu): "
+                  "result %d is %d, expected %d\n",
+                  it->group, it->id[0], it->id[1], size, r, got[r], want[r]);
+        }
+      }
+    }
+    i += size;
+  }
+  CHECK(items && bad == 0);
+  free(items);
+  free(id);
+  free(results);
+  clReleaseMemObject(ids);
+  clReleaseMemObject(out);
+  clReleaseKernel(kernel);
+}
+
 /* What clGetKernelSubGroupInfo says, against what the kernel sees. */
 static void check_queries(cl_program program, const type_case *t) {
   cl_int error = CL_SUCCESS;
@@ -528,7 +635,22 @@ static void check_device(void) {
                                    sizeof extensions, extensions, NULL));
   /* The extension needs independent forward progress; the 3.0 feature
    * does not. */
-  CHECK(strstr(extensions, "cl_khr_subgroups") == NULL);
+  for (const char *at = extensions; (at = strstr(at, "cl_khr_subgroups"));
+       at++) {
+    CHECK(at[16] == '_'); /* cl_khr_subgroup_*, never the extension */
+  }
+  static const char *const sub_group_extensions[] = {
+      "cl_khr_subgroup_extended_types",
+      "cl_khr_subgroup_non_uniform_vote",
+      "cl_khr_subgroup_ballot",
+      "cl_khr_subgroup_non_uniform_arithmetic",
+      "cl_khr_subgroup_shuffle",
+      "cl_khr_subgroup_shuffle_relative",
+      "cl_khr_subgroup_clustered_reduce",
+      "cl_khr_subgroup_rotate"};
+  for (size_t i = 0; i < 8; i++) {
+    CHECK(strstr(extensions, sub_group_extensions[i]) != NULL);
+  }
   size_t size = 0;
   CHECK_CL_SUCCESS(
       clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size));
@@ -612,6 +734,11 @@ int main(int argc, char **argv) {
     if (i == 0) check_queries(program, &types[i]);
     clReleaseProgram(program);
   }
+
+  /* The cl_khr_subgroup_* extensions. */
+  cl_program extended = build(&types[0], "-DEXTENSIONS");
+  for (size_t c = 0; c < shape_count; c++) check_extended(extended, &shapes[c]);
+  clReleaseProgram(extended);
 
   /* Bounds-checked code has the same sub-groups. */
   cl_program program = build(&types[0], "-clmux-bounds-check");
