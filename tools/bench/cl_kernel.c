@@ -546,6 +546,27 @@ static const char reduce_source[] =
     "  if (lid == 0) partial[get_group_id(0)] = scratch[0];\n"
     "}\n";
 
+/* The same sums through sub-groups (OpenCL C 3.0), as GPU codes write
+ * them: each sub-group's sum to a slot, then the first sub-group sums the
+ * slots. */
+static const char reduce_sub_groups_source[] =
+    "kernel void reduce_sub_groups(global const float *in,\n"
+    "                              global float *partial,\n"
+    "                              local float *scratch) {\n"
+    "  float s = sub_group_reduce_add(in[get_global_id(0)]);\n"
+    "  uint lane = get_sub_group_local_id();\n"
+    "  if (lane == 0) scratch[get_sub_group_id()] = s;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (get_sub_group_id() == 0) {\n"
+    "    float t = 0.0f;\n"
+    "    for (uint i = lane; i < get_num_sub_groups();\n"
+    "         i += get_sub_group_size())\n"
+    "      t += scratch[i];\n"
+    "    t = sub_group_reduce_add(t);\n"
+    "    if (lane == 0) partial[get_group_id(0)] = t;\n"
+    "  }\n"
+    "}\n";
+
 typedef struct reduction {
   const float *in;
   double sum;
@@ -1042,6 +1063,12 @@ static void run_kernel_benches(size_t divisor) {
               check_reduce,
               &sum,
               NULL};
+  run_everywhere(&b);
+  snprintf(label, sizeof label, "reduce, sub-groups (%s floats)",
+           count_label(n16));
+  b.name = "reduce_sub_groups";
+  b.source = reduce_sub_groups_source;
+  b.options = "-cl-std=CL3.0";
   run_everywhere(&b);
 
   float *angles = random_floats(n16, -10.0f, 10.0f);
