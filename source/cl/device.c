@@ -285,7 +285,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       UINT(preferred / 8);
       break;
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-      UINT(0);
+      UINT(preferred / 2);
       break;
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
       UINT(native / 1);
@@ -306,7 +306,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       UINT(native / 8);
       break;
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-      UINT(0);
+      UINT(native / 2);
       break;
 
     /* Floating point; doubles (cl_khr_fp64) have the full set 1.2 asks
@@ -316,6 +316,9 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       break;
     case CL_DEVICE_DOUBLE_FP_CONFIG:
       BITS(fp_config(info->double_capabilities));
+      break;
+    case CL_DEVICE_HALF_FP_CONFIG: /* cl_khr_fp16 */
+      BITS(fp_config(info->half_capabilities));
       break;
 
     /* Memory. */

@@ -32,6 +32,7 @@ static const extension extensions[] = {
     {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_byte_addressable_store", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_fp64", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    {"cl_khr_fp16", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_int64_base_atomics", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_3d_image_writes", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},

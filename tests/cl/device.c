@@ -60,6 +60,7 @@ static const struct {
     Q(CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof(cl_uint)),
     Q(CL_DEVICE_SINGLE_FP_CONFIG, sizeof(cl_device_fp_config)),
     Q(CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(cl_device_fp_config)),
+    Q(CL_DEVICE_HALF_FP_CONFIG, sizeof(cl_device_fp_config)),
     Q(CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, sizeof(cl_device_mem_cache_type)),
     Q(CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, sizeof(cl_uint)),
     Q(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof(cl_ulong)),
@@ -182,8 +183,8 @@ static void check_values(cl_platform_id platform) {
   CHECK(group >= 1);
   for (int d = 0; d < 3; d++) CHECK(sizes[d] >= 1 && sizes[d] <= group);
 
-  /* Vector widths follow the element size; doubles (cl_khr_fp64) too, no
-   * half. */
+  /* Vector widths follow the element size; doubles (cl_khr_fp64) and
+   * halves (cl_khr_fp16) too. */
   cl_uint pchar = info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR);
   CHECK(pchar >= 1);
   CHECK_INT(pchar / 2, info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT));
@@ -191,7 +192,7 @@ static void check_values(cl_platform_id platform) {
   CHECK_INT(pchar / 8, info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG));
   CHECK_INT(pchar / 4, info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT));
   CHECK_INT(pchar / 8, info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE));
-  CHECK_INT(0, info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF));
+  CHECK_INT(pchar / 2, info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF));
   cl_uint nchar = info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR);
   CHECK(nchar >= 1);
   CHECK_INT(nchar / 2, info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT));
@@ -199,7 +200,7 @@ static void check_values(cl_platform_id platform) {
   CHECK_INT(nchar / 8, info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG));
   CHECK_INT(nchar / 4, info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT));
   CHECK_INT(nchar / 8, info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE));
-  CHECK_INT(0, info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF));
+  CHECK_INT(nchar / 2, info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF));
 
   CHECK(info_uint(CL_DEVICE_MAX_CLOCK_FREQUENCY) >= 1);
   CHECK_INT(64, info_uint(CL_DEVICE_ADDRESS_BITS));
@@ -251,6 +252,12 @@ static void check_values(cl_platform_id platform) {
             info_bits(CL_DEVICE_DOUBLE_FP_CONFIG) & double_minimum);
   CHECK(info_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE) >= 1);
   CHECK(info_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE) >= 1);
+  /* cl_khr_fp16: to nearest with infinities and NaNs at least; clmux has
+   * denormals and a correctly rounded fma too. */
+  const cl_device_fp_config half_expected =
+      CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM | CL_FP_FMA;
+  CHECK_INT(half_expected,
+            info_bits(CL_DEVICE_HALF_FP_CONFIG) & half_expected);
 
   /* Capabilities. */
   CHECK(info_size(CL_DEVICE_PROFILING_TIMER_RESOLUTION) >= 1);
@@ -300,7 +307,7 @@ static void check_values(cl_platform_id platform) {
   }
   CHECK(strstr(extensions, "cl_khr_fp64") != NULL);
   CHECK(strstr(extensions, "cl_khr_3d_image_writes") != NULL);
-  CHECK(strstr(extensions, "cl_khr_fp16") == NULL);
+  CHECK(strstr(extensions, "cl_khr_fp16") != NULL);
   /* Built-in kernels: names only, ';'-separated. */
   const char *kernels = info_string(CL_DEVICE_BUILT_IN_KERNELS);
   CHECK(strstr(kernels, "copy_buffer") == kernels);

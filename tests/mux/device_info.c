@@ -227,7 +227,10 @@ static void test_fields(mux_device_info_t info) {
   CHECK(info->float_capabilities & mux_floating_point_capabilities_fma);
   CHECK(!(info->float_capabilities & mux_floating_point_capabilities_soft));
   CHECK((info->double_capabilities & double_min) == double_min);
-  CHECK(info->half_capabilities == 0);
+  /* cl_khr_fp16: to nearest, infinities and NaNs, denormals, fma. */
+  const uint32_t half_min = float_min | mux_floating_point_capabilities_denorm |
+                            mux_floating_point_capabilities_fma;
+  CHECK((info->half_capabilities & half_min) == half_min);
   const uint32_t integers =
       mux_integer_capabilities_8bit | mux_integer_capabilities_16bit |
       mux_integer_capabilities_32bit | mux_integer_capabilities_64bit;

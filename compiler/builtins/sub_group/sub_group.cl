@@ -8,6 +8,8 @@
  * memory) and, as every OpenCL call, convergent: the optimizer may not
  * move them across control flow, which decides the lanes they see. */
 
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+
 #define OVL __attribute__((overloadable))
 #define PRIMITIVE __attribute__((const))
 
@@ -85,7 +87,8 @@ OVL void sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope) {
   F(long, ulong, 64, smin, smax)          \
   F(ulong, ulong, 64, umin, umax)         \
   F(float, uint, 32, fmin, fmax)          \
-  F(double, ulong, 64, fmin, fmax)
+  F(double, ulong, 64, fmin, fmax)        \
+  F(half, ushort, 16, fmin, fmax)
 #define FOR_EACH_INTEGER(F)  \
   F(char) F(uchar) F(short) F(ushort) F(int) F(uint) F(long) F(ulong)
 

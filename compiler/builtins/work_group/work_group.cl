@@ -108,6 +108,8 @@ ALL_OF_TYPE(long, LONG_MIN, LONG_MAX)
 ALL_OF_TYPE(ulong, 0, ULONG_MAX)
 ALL_OF_TYPE(float, -INFINITY, INFINITY)
 ALL_OF_TYPE(double, -(double)INFINITY, (double)INFINITY)
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+ALL_OF_TYPE(half, -(half)INFINITY, (half)INFINITY)
 
 /* Predicates: any non-zero value is true. */
 #define AND(a, b) ((a) && (b))

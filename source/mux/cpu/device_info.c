@@ -259,7 +259,13 @@ static void cpu_fill_info(void) {
                         mux_floating_point_capabilities_rtn |
                         mux_floating_point_capabilities_fma |
                         mux_floating_point_capabilities_full;
-  info->half_capabilities = 0;
+  /* cl_khr_fp16: arithmetic widened to float and rounded once, fma
+   * through double (compiler/builtins/half): to nearest, with denormals. */
+  info->half_capabilities = mux_floating_point_capabilities_denorm |
+                            mux_floating_point_capabilities_inf_nan |
+                            mux_floating_point_capabilities_rte |
+                            mux_floating_point_capabilities_fma |
+                            mux_floating_point_capabilities_full;
   info->float_capabilities = ieee;
   info->double_capabilities = ieee;
   info->integer_capabilities =

@@ -40,7 +40,7 @@ int main(void) {
             "!defined(__FAST_RELAXED_MATH__) && "
             "defined(cl_khr_global_int32_base_atomics) && "
             "defined(cl_khr_byte_addressable_store) && "
-            "!defined(cl_khr_fp16) && !defined(cl_intel_subgroups) && "
+            "defined(cl_khr_fp16) && !defined(cl_intel_subgroups) && "
             "!defined(cl_amd_media_ops) && defined(cl_khr_3d_image_writes)",
             NULL));
   CHECK_INT(CC_FRONTEND_SUCCESS, fe_if("defined(__FAST_RELAXED_MATH__)",
