@@ -121,9 +121,8 @@ static cl_kernel kernel_of(cl_program program, const char *name) {
 }
 
 static void run1(cl_kernel kernel, size_t global, size_t local) {
-  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
-                                          local ? &local : NULL, 0, NULL,
-                                          NULL));
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(
+      queue, kernel, 1, NULL, &global, local ? &local : NULL, 0, NULL, NULL));
   CHECK_CL_SUCCESS(clFinish(queue));
 }
 
@@ -144,8 +143,8 @@ static void check_unary(cl_program program) {
   REQUIRE(o && n);
   CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0,
                                        ALL * OUTPUTS * 2, o, 0, NULL, NULL));
-  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, ints, CL_TRUE, 0, ALL * 8, n,
-                                       0, NULL, NULL));
+  CHECK_CL_SUCCESS(
+      clEnqueueReadBuffer(queue, ints, CL_TRUE, 0, ALL * 8, n, 0, NULL, NULL));
   /* OpenCL C's half limits: exact (0), or these ulps. */
   static const double limit[OUTPUTS] = {0, 0, 0, 0, 0, 0, 0, 0,
                                         2, 2, 2, 2, 2, 0, 0, 0};
@@ -166,26 +165,25 @@ static void check_unary(cl_program program) {
       uint16_t b = (uint16_t)i;
       next = (b & 0x7fff) == 0
                  ? (double)from_bits((uint16_t)((y > 0 ? 0 : 0x8000) | 1))
-                 : (double)from_bits((uint16_t)(((x < y) == (x > 0)) ? b + 1
-                                                                      : b - 1));
+                 : (double)from_bits(
+                       (uint16_t)(((x < y) == (x > 0)) ? b + 1 : b - 1));
     }
-    double want[OUTPUTS] = {
-        (double)(half)(x + y),
-        (double)(half)(x * y),
-        (double)(half)(x / y),
-        (double)(half)sqrt(x),
-        (double)(half)fma(x, y, (double)(half)0.3),
-        next,
-        rint(x),
-        floor(x),
-        exp(x),
-        log(x),
-        sin(x),
-        atan2(x, y),
-        pow(x, 1.5),
-        fmod(x, y),
-        fraction,
-        whole};
+    double want[OUTPUTS] = {(double)(half)(x + y),
+                            (double)(half)(x * y),
+                            (double)(half)(x / y),
+                            (double)(half)sqrt(x),
+                            (double)(half)fma(x, y, (double)(half)0.3),
+                            next,
+                            rint(x),
+                            floor(x),
+                            exp(x),
+                            log(x),
+                            sin(x),
+                            atan2(x, y),
+                            pow(x, 1.5),
+                            fmod(x, y),
+                            fraction,
+                            whole};
     for (int r = 0; r < OUTPUTS; r++) {
       half got = o[i * OUTPUTS + r];
       double distance = ulps(got, want[r]);
@@ -196,12 +194,12 @@ static void check_unary(cl_program program) {
                 i, x, y, r, (double)got, want[r]);
       }
     }
-    int want_int = isnan(x) ? 0
-                   : x >= 2147483647.0 ? 2147483647
+    int want_int = isnan(x)             ? 0
+                   : x >= 2147483647.0  ? 2147483647
                    : x <= -2147483648.0 ? (int)-2147483648.0
                                         : (int)rint(x);
-    int want_logb = x == 0 ? -2147483647 - 1 /* FP_ILOGB0 */
-                    : isnan(x) ? 2147483647  /* FP_ILOGBNAN */
+    int want_logb = x == 0     ? -2147483647 - 1 /* FP_ILOGB0 */
+                    : isnan(x) ? 2147483647      /* FP_ILOGBNAN */
                     : isinf(x) ? 2147483647
                                : ilogb(x);
     if ((n[2 * i] != want_int || n[2 * i + 1] != want_logb) && bad++ < 8) {
@@ -246,8 +244,8 @@ static void check_narrow(cl_program program) {
   for (size_t i = 0; i < N; i++) {
     state = state * 1664525u + 1013904223u;
     /* Over half's range and past it, around its halfway points. */
-    double magnitude = ldexp(1.0 + (state >> 8) / 16777216.0,
-                             (int)(state % 46) - 28);
+    double magnitude =
+        ldexp(1.0 + (state >> 8) / 16777216.0, (int)(state % 46) - 28);
     f[i] = (float)(i & 1 ? -magnitude : magnitude);
     d[i] = (i & 2 ? -magnitude : magnitude) * (1 + 0x1p-40);
     n[i] = (int32_t)(state >> (state % 24)) * (i & 4 ? -1 : 1);
@@ -268,8 +266,8 @@ static void check_narrow(cl_program program) {
   run1(kernel, N, 0);
   half *o = malloc(N * 8 * 2);
   REQUIRE(o);
-  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, N * 16, o, 0,
-                                       NULL, NULL));
+  CHECK_CL_SUCCESS(
+      clEnqueueReadBuffer(queue, out, CL_TRUE, 0, N * 16, o, 0, NULL, NULL));
   size_t bad = 0;
   for (size_t i = 0; i < N; i++) {
     half want[8] = {round_to(f[i], 0), round_to(f[i], 1), round_to(f[i], 2),
@@ -280,9 +278,10 @@ static void check_narrow(cl_program program) {
       bool same = bits_of(got) == bits_of(want[r]) ||
                   (isnan((double)got) && isnan((double)want[r]));
       if (!same && bad++ < 8) {
-        fprintf(stderr, "narrow %zu (%.17g %.17g %d): result %d is %g, "
-                "want %g\n", i, (double)f[i], d[i], n[i], r, (double)got,
-                (double)want[r]);
+        fprintf(stderr,
+                "narrow %zu (%.17g %.17g %d): result %d is %g, "
+                "want %g\n",
+                i, (double)f[i], d[i], n[i], r, (double)got, (double)want[r]);
       }
     }
   }
@@ -358,8 +357,8 @@ static void check_groups(cl_program program) {
       &local, sizeof size, &size, NULL));
   CHECK(size > 1);
   half o[ITEMS * 2];
-  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, sizeof o, o, 0,
-                                       NULL, NULL));
+  CHECK_CL_SUCCESS(
+      clEnqueueReadBuffer(queue, b, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL));
   size_t bad = 0;
   for (size_t i = 0; size > 0 && i < ITEMS; i++) {
     size_t first = i - i % size, group = i - i % LOCAL;
@@ -370,8 +369,8 @@ static void check_groups(cl_program program) {
     }
     if (((double)o[2 * i] != sum || (double)o[2 * i + 1] != most) &&
         bad++ < 8) {
-      fprintf(stderr, "groups %zu: %g %g, want %g %g\n", i,
-              (double)o[2 * i], (double)o[2 * i + 1], sum, most);
+      fprintf(stderr, "groups %zu: %g %g, want %g %g\n", i, (double)o[2 * i],
+              (double)o[2 * i + 1], sum, most);
     }
   }
   CHECK_INT(0, bad);

@@ -553,6 +553,56 @@ static void test_generic(module generic) {
   clReleaseProgram(program);
 }
 
+/* Half precision from SPIR-V (Float16): the same results as the host's
+ * double rounded to half. */
+static void test_half(module halves) {
+  cl_program program = from_il(halves);
+  build(program, NULL);
+  enum { N = 256 };
+  _Float16 x[N], out[4 * N];
+  for (int i = 0; i < N; i++) x[i] = (_Float16)((i - 128) * 0.173);
+  cl_mem in = cl_test_buffer(context, sizeof x, x);
+  cl_mem result = cl_test_buffer(context, sizeof out, NULL);
+  cl_kernel kernel = kernel_of(program, "halves");
+  clSetKernelArg(kernel, 0, sizeof in, &in);
+  clSetKernelArg(kernel, 1, sizeof result, &result);
+  size_t global = N;
+  run(kernel, 1, &global, NULL);
+  read_back(result, sizeof out, out);
+  size_t bad = 0;
+  for (int i = 0; i < N; i++) {
+    double a = (double)x[i], b = (double)x[(i + 5) % N];
+    double third = (float)a / 3.0f;
+    /* The nearest half, one step toward zero (on the magnitude's bits)
+     * if that was away from zero. */
+    _Float16 toward_zero = (_Float16)third;
+    if (fabs((double)toward_zero) > fabs(third)) {
+      uint16_t bits;
+      memcpy(&bits, &toward_zero, 2);
+      bits--;
+      memcpy(&toward_zero, &bits, 2);
+    }
+    _Float16 want[4] = {(_Float16)((double)(_Float16)(a * b) + 0.5),
+                        (_Float16)sqrt(fabs(a)), toward_zero,
+                        (_Float16)fma(a, b, a)};
+    /* a * b + 0.5 may be contracted (OpenCL C's default). */
+    _Float16 contracted = (_Float16)fma(a, b, 0.5);
+    for (int r = 0; r < 4; r++) {
+      bool right = (double)out[4 * i + r] == (double)want[r] ||
+                   (r == 0 && (double)out[4 * i] == (double)contracted);
+      if (!right && bad++ < 4) {
+        fprintf(stderr, "half %d: result %d is %g, want %g\n", i, r,
+                (double)out[4 * i + r], (double)want[r]);
+      }
+    }
+  }
+  CHECK_INT(0, bad);
+  clReleaseMemObject(in);
+  clReleaseMemObject(result);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 /* SPIR-V 1.4's new instructions run (clmux rewrites them for the
  * translator). */
 static void test_spirv14(module spirv14) {
@@ -807,6 +857,7 @@ int main(int argc, char **argv) {
   module type_mismatch = read_module(argv[1], "type_mismatch.spv");
   module spirv14 = read_module(argv[1], "spirv14.spv");
   module generic = read_module(argv[1], "generic.spv");
+  module halves = read_module(argv[1], "half.spv");
   test_queries();
   test_kernels(kernels);
   test_linkage(linkage);
@@ -814,6 +865,7 @@ int main(int argc, char **argv) {
   test_scalar_nulls(nulls);
   test_spirv14(spirv14);
   test_generic(generic);
+  test_half(halves);
   test_bad_input(kernels, type_mismatch);
   test_mutations(kernels);
   test_threads(kernels);
@@ -833,5 +885,6 @@ int main(int argc, char **argv) {
   free(type_mismatch.bytes);
   free(spirv14.bytes);
   free(generic.bytes);
+  free(halves.bytes);
   return check_finish();
 }

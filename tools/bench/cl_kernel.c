@@ -15,7 +15,8 @@
  * then clmux's time divided by the other platform's. Every result is
  * checked against a host reference (OK / WRONG); a platform that cannot
  * build or run a kernel gets a line saying so, and the run goes on.
- * The rows of kernels whose work-items diverge are in cl_divergent.c.
+ * The rows of kernels whose work-items diverge are in cl_divergent.c, those
+ * on half precision in cl_half.c.
  * Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME] [-k TEXT] [-b]
  *        (--help) */
 #include "cl_kernel.h"
@@ -1265,6 +1266,7 @@ int main(int argc, char **argv) {
       limits.int_mad_gops);
   run_kernel_benches(divisor);
   run_divergent_benches(divisor);
+  run_half_benches(divisor);
   for (int i = 0; i < platform_count; i++) {
     clReleaseCommandQueue(platforms[i].queue);
     clReleaseContext(platforms[i].context);

@@ -63,6 +63,9 @@ const char *count_label(size_t count);
  * mad chains, convert_uchar4_sat. */
 void run_divergent_benches(size_t divisor);
 
+/* cl_half.c: the same kernels on half and float (cl_khr_fp16). */
+void run_half_benches(size_t divisor);
+
 /* machine_limits.c: what the machine can do, in plain C on every core. */
 typedef struct machine_limits {
   int threads;
