@@ -7,6 +7,7 @@
 
 #include "binary_format.h"
 #include "internal.h"
+#include "sub_groups.h"
 
 #define SYMBOL_PREFIX "__clmux_wg_"
 
@@ -49,8 +50,7 @@ static cc_status add_version(const cc_target *target, LLVMModuleRef source,
   }
   if (facts.scratch > entry->scratch) entry->scratch = facts.scratch;
   if (!facts.merges_groups) entry->flags &= ~CPU_BINARY_KERNEL_MERGES_GROUPS;
-  /* An image kernel's format versions may differ: the first one's. */
-  if (!entry->sub_group_size) entry->sub_group_size = facts.sub_group_size;
+  entry->sub_group_size = facts.sub_group_size;
   cc_target_adopt_module(target, module);
   if (LLVMLinkModules2(linked, module)) {
     return cc_fail(log, cc_error_llvm, "kernel %s: linking failed", name);
@@ -112,7 +112,10 @@ static cc_status add_kernel(const cc_target *target, LLVMModuleRef source,
     return cc_fail(log, cc_error_out_of_memory, "no memory");
   }
   LLVMModuleRef pinned = NULL;
-  if (kernel && cc_image_args(kernel, is_image) > 0) {
+  /* Not for sub-groups: both versions would have to run the same lanes,
+   * which their different bodies need not choose. */
+  if (kernel && cc_image_args(kernel, is_image) > 0 &&
+      !cc_module_uses_sub_groups(source)) {
     pinned = LLVMCloneModule(source);
     bool opens_views = false;
     cc_pin_image_format(pinned, &opens_views);

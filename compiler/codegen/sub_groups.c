@@ -71,6 +71,20 @@ bool cc_uses_sub_groups(LLVMValueRef function) {
   return false;
 }
 
+bool cc_module_uses_sub_groups(LLVMModuleRef module) {
+  size_t prefix = strlen(CC_SUB_GROUP_PREFIX);
+  for (LLVMValueRef f = LLVMGetFirstFunction(module); f;
+       f = LLVMGetNextFunction(f)) {
+    size_t length = 0;
+    const char *name = LLVMGetValueName2(f, &length);
+    if (length > prefix && strncmp(name, CC_SUB_GROUP_PREFIX, prefix) == 0 &&
+        LLVMGetFirstUse(f)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 static LLVMValueRef splat_or_scalar(LLVMTypeRef type, LLVMValueRef scalar) {
   if (LLVMGetTypeKind(type) != LLVMVectorTypeKind) return scalar;
   unsigned n = LLVMGetVectorSize(type);

@@ -57,6 +57,8 @@ typedef struct cc_sub_group_call {
 bool cc_sub_group_primitive(LLVMValueRef call, cc_sub_group_call *out);
 /* Whether `function` calls any primitive. */
 bool cc_uses_sub_groups(LLVMValueRef function);
+/* Whether anything in `module` calls one. */
+bool cc_module_uses_sub_groups(LLVMModuleRef module);
 /* The value that `op` leaves unchanged, of `type`; for an exclusive scan's
  * first lane (`result`), +0.0 rather than the -0.0 that adds exactly. */
 LLVMValueRef cc_sub_group_identity(cc_sub_group_op op, LLVMTypeRef type,

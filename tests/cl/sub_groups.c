@@ -629,6 +629,64 @@ static void check_queries(cl_program program, const type_case *t) {
   clReleaseKernel(kernel);
 }
 
+/* A kernel with image arguments (whose code for CL_RGBA/CL_FLOAT images
+ * would otherwise differ from the code for other formats): the same
+ * sub-groups for every format, and what the query says. */
+static void check_image_kernel(void) {
+  static const char image_source[] =
+      "kernel void sum_row(read_only image2d_t image, global float *out) {\n"
+      "  int x = get_global_id(0);\n"
+      "  float4 p = read_imagef(image, (int2)(x, 0));\n"
+      "  out[2 * x] = sub_group_reduce_add(p.x + p.y);\n"
+      "  out[2 * x + 1] = get_max_sub_group_size();\n"
+      "}\n";
+  cl_program program =
+      cl_test_build(context, device, image_source, "-cl-std=CL3.0");
+  cl_int error = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "sum_row", &error);
+  CHECK_CL_SUCCESS(error);
+  enum { W = 64 };
+  size_t local = W, size = 0;
+  CHECK_CL_SUCCESS(clGetKernelSubGroupInfo(
+      kernel, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
+      &local, sizeof size, &size, NULL));
+  const cl_image_format formats[2] = {{CL_RGBA, CL_FLOAT},
+                                      {CL_RGBA, CL_UNORM_INT8}};
+  for (int f = 0; f < 2; f++) {
+    cl_image_desc desc = {0};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = W;
+    desc.image_height = 1;
+    float pixels_f[W * 4];
+    unsigned char pixels_b[W * 4];
+    for (int i = 0; i < W * 4; i++) {
+      pixels_f[i] = (float)(i % 4 == 0 ? 1 : 0);
+      pixels_b[i] = (unsigned char)(i % 4 == 0 ? 255 : 0);
+    }
+    cl_mem image = clCreateImage(
+        context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &formats[f], &desc,
+        f == 0 ? (void *)pixels_f : (void *)pixels_b, &error);
+    CHECK_CL_SUCCESS(error);
+    cl_mem out = cl_test_buffer(context, W * 2 * sizeof(float), NULL);
+    CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof image, &image));
+    CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof out, &out));
+    size_t global = W;
+    CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
+                                            &local, 0, NULL, NULL));
+    float result[W * 2];
+    CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof result,
+                                         result, 0, NULL, NULL));
+    for (int i = 0; i < W; i++) {
+      CHECK_INT(size, (size_t)result[2 * i + 1]);
+      CHECK_INT(size, (size_t)result[2 * i]); /* each pixel adds 1 */
+    }
+    clReleaseMemObject(out);
+    clReleaseMemObject(image);
+  }
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 static void check_device(void) {
   char extensions[4096] = "", features_text[64] = "";
   CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS,
@@ -720,6 +778,7 @@ int main(int argc, char **argv) {
   if (argc > 2 && strcmp(argv[1], "--child") == 0) return child();
 
   check_device();
+  check_image_kernel();
   for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
     cl_program program = build(&types[i], "");
     uint32_t widest = 0;
