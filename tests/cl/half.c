@@ -44,8 +44,9 @@ static const char source[] =
     "  half whole;\n"
     "  o[14] = fract(x, &whole);\n"
     "  o[15] = whole;\n"
-    "  ints[2 * i] = convert_int_sat_rte(x);\n"
-    "  ints[2 * i + 1] = ilogb(x);\n"
+    "  ints[3 * i] = convert_int_sat_rte(x);\n"
+    "  ints[3 * i + 1] = ilogb(x);\n"
+    "  ints[3 * i + 2] = isnormal(x) + 2 * isnormal((half2)x).y;\n"
     "}\n"
     /* float to half in every mode, double and int to half. */
     "kernel void narrow(global const float *f, global const double *d,\n"
@@ -133,18 +134,18 @@ static void check_unary(cl_program program) {
   for (size_t i = 0; i < ALL; i++) bits[i] = (uint16_t)i;
   cl_mem in = cl_test_buffer(context, ALL * 2, bits);
   cl_mem out = cl_test_buffer(context, ALL * OUTPUTS * 2, NULL);
-  cl_mem ints = cl_test_buffer(context, ALL * 2 * 4, NULL);
+  cl_mem ints = cl_test_buffer(context, ALL * 3 * 4, NULL);
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof in, &in));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof out, &out));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof ints, &ints));
   run1(kernel, ALL, 0);
   half *o = malloc(ALL * OUTPUTS * 2);
-  int32_t *n = malloc(ALL * 2 * 4);
+  int32_t *n = malloc(ALL * 3 * 4);
   REQUIRE(o && n);
   CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0,
                                        ALL * OUTPUTS * 2, o, 0, NULL, NULL));
   CHECK_CL_SUCCESS(
-      clEnqueueReadBuffer(queue, ints, CL_TRUE, 0, ALL * 8, n, 0, NULL, NULL));
+      clEnqueueReadBuffer(queue, ints, CL_TRUE, 0, ALL * 12, n, 0, NULL, NULL));
   /* OpenCL C's half limits: exact (0), or these ulps. */
   static const double limit[OUTPUTS] = {0, 0, 0, 0, 0, 0, 0, 0,
                                         2, 2, 2, 2, 2, 0, 0, 0};
@@ -202,9 +203,14 @@ static void check_unary(cl_program program) {
                     : isnan(x) ? 2147483647      /* FP_ILOGBNAN */
                     : isinf(x) ? 2147483647
                                : ilogb(x);
-    if ((n[2 * i] != want_int || n[2 * i + 1] != want_logb) && bad++ < 8) {
-      fprintf(stderr, "half %g: ints %d %d, want %d %d\n", x, n[2 * i],
-              n[2 * i + 1], want_int, want_logb);
+    /* Normal as a half (scalar 1, vector -1): exponent bits 1 to 30. */
+    unsigned exponent = (i >> 10) & 31;
+    int want_normal = exponent != 0 && exponent != 31 ? 1 + 2 * -1 : 0;
+    if ((n[3 * i] != want_int || n[3 * i + 1] != want_logb ||
+         n[3 * i + 2] != want_normal) &&
+        bad++ < 8) {
+      fprintf(stderr, "half %g: ints %d %d %d, want %d %d %d\n", x, n[3 * i],
+              n[3 * i + 1], n[3 * i + 2], want_int, want_logb, want_normal);
     }
   }
   CHECK_INT(0, bad);

@@ -13,7 +13,7 @@ ulp or so, far below a half ulp. Where a function's result must be exact
 in half and rounding it from float could miss, it works on the half's
 bits instead (nextafter, select, bitselect, shuffles, copies, loads and
 stores), or computes exactly and rounds once (fma, in double; fract,
-clamped below 1). The conversions are gen_conversions.py's; the sub-group
+clamped below 1); isnormal asks for half's normal range. The conversions are gen_conversions.py's; the sub-group
 and work-group functions are their families'.
 
 Usage: gen_half.py <clang> <output.cl> <clang -cc1 flags...>
@@ -136,6 +136,14 @@ def on_bits(name, ret, params):
         w = width(ret)
         return ['return as_%s((ushort%s)((ushort%s)0x7e00 | (a0 & '
                 '(ushort%s)0x1ff)));' % (ret, w, w, w)]
+    if name == 'isnormal':
+        # Normal as a half: a float is normal down to 2^-126.
+        w = width(ret)
+        f = 'convert_float%s(a0)' % w
+        if not w:
+            return ['return isnormal(%s) && fabs(%s) >= 0x1p-14f;' % (f, f)]
+        return ['return convert_%s(isnormal(%s) & (fabs(%s) >= '
+                '(float%s)0x1p-14f));' % (ret, f, f, w)]
     if name == 'nextafter':
         return ['return nextafter_half(a0, a1);'] if not width(ret) else [
             '%s r;' % ret,
