@@ -5,7 +5,8 @@
  * to half (GCC's _Float16): exact where OpenCL asks for exact results,
  * within the OpenCL C half ulp limits elsewhere. Conversions from float
  * in every rounding mode, from double and from integers; vector forms,
- * loads and stores, bit-exact select and shuffle; sub-group and
+ * loads and stores, bit-exact select and shuffle; images read and written
+ * with read_imageh and write_imageh; sub-group and
  * work-group reductions of halves; a program reloaded from its binary in
  * another process. */
 #define CL_TARGET_OPENCL_VERSION 300
@@ -72,6 +73,13 @@ static const char source[] =
     "  vstore8(s, i, out + 1024);\n"
     "  vstore4(select(v, w, (short4)(0, -1, 0, -1)), i, out + 3072);\n"
     "  out[4096 + i] = dot(v, w) + length(v) * (half)0.0h;\n"
+    "}\n"
+    /* Images as halves: read_imageh and write_imageh. */
+    "kernel void image_halves(read_only image2d_t in,\n"
+    "                         write_only image2d_t out) {\n"
+    "  int2 at = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  half4 p = read_imageh(in, at);\n"
+    "  write_imageh(out, at, p * (half)2.0h + (half4)(0.5h, 0, 0, -1.0h));\n"
     "}\n"
     "#if __OPENCL_C_VERSION__ >= 300\n"
     "kernel void groups(global const half *in, global half *out) {\n"
@@ -385,6 +393,48 @@ static void check_groups(cl_program program) {
   clReleaseKernel(kernel);
 }
 
+/* CL_RGBA/CL_HALF_FLOAT images read and written as half4. */
+static void check_images(cl_program program) {
+  enum { W = 16, H = 4 };
+  cl_kernel kernel = kernel_of(program, "image_halves");
+  half pixels[W * H * 4], result[W * H * 4];
+  for (size_t i = 0; i < W * H * 4; i++) {
+    pixels[i] = (half)((double)((i * 7) % 33) / 8.0 - 2.0);
+  }
+  cl_image_format format = {CL_RGBA, CL_HALF_FLOAT};
+  cl_image_desc desc = {0};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = W;
+  desc.image_height = H;
+  cl_int error = CL_SUCCESS;
+  cl_mem in = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                            &format, &desc, pixels, &error);
+  CHECK_CL_SUCCESS(error);
+  cl_mem out =
+      clCreateImage(context, CL_MEM_WRITE_ONLY, &format, &desc, NULL, &error);
+  CHECK_CL_SUCCESS(error);
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof in, &in));
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof out, &out));
+  size_t global[2] = {W, H}, origin[3] = {0, 0, 0}, region[3] = {W, H, 1};
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, NULL,
+                                          0, NULL, NULL));
+  CHECK_CL_SUCCESS(clEnqueueReadImage(queue, out, CL_TRUE, origin, region, 0, 0,
+                                      result, 0, NULL, NULL));
+  size_t bad = 0;
+  static const double add[4] = {0.5, 0, 0, -1.0};
+  for (size_t i = 0; i < W * H * 4; i++) {
+    /* Every value here is exact in half. */
+    double want = (double)pixels[i] * 2.0 + add[i % 4];
+    if ((double)result[i] != want && bad++ < 4) {
+      fprintf(stderr, "image %zu: %g, want %g\n", i, (double)result[i], want);
+    }
+  }
+  CHECK_INT(0, bad);
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  clReleaseKernel(kernel);
+}
+
 static const char binary_path[] = "half.bin";
 
 static int child(void) {
@@ -416,6 +466,7 @@ int main(int argc, char **argv) {
   check_narrow(program);
   check_vectors(program);
   check_groups(program);
+  check_images(program);
 
   size_t size = 0;
   CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES,
