@@ -1,7 +1,8 @@
 /* Programs from SPIR-V (clCreateProgramWithIL, cl_khr_il_program) through
  * the loader. The modules are made at build time (tests/cl/meson.build):
- * kernels.spv and linkage.spv from OpenCL C 1.2 and generic.spv from
- * OpenCL C 2.0 by clang-15 and llvm-spirv-15,
+ * kernels.spv, linkage.spv and half.spv from OpenCL C 1.2, generic.spv and
+ * sub_groups.spv (SPIR-V 1.3: GroupNonUniform) from OpenCL C 2.0 by
+ * clang-15 and llvm-spirv-15,
  * spec_constants.spv, nulls.spv, type_mismatch.spv and spirv14.spv from
  * SPIR-V assembly by spirv-as.
  * Usage:
@@ -603,6 +604,43 @@ static void test_half(module halves) {
   clReleaseProgram(program);
 }
 
+/* Sub-groups from SPIR-V (OpGroupNonUniform*): as from OpenCL C. */
+static void test_sub_groups(module sub_groups) {
+  cl_program program = from_il(sub_groups);
+  build(program, NULL);
+  enum { N = 64, LOCAL = 32 };
+  cl_int out[3 * N];
+  cl_mem result = cl_test_buffer(context, sizeof out, NULL);
+  cl_kernel kernel = kernel_of(program, "sub_groups");
+  clSetKernelArg(kernel, 0, sizeof result, &result);
+  size_t global = N, local = LOCAL;
+  run(kernel, 1, &global, &local);
+  read_back(result, sizeof out, out);
+  int width = out[2];
+  CHECK(width > 1 && LOCAL % width == 0);
+  size_t bad = 0;
+  for (int i = 0; width > 1 && i < N; i++) {
+    int first = i - i % width, odd_sum = 0, votes = 0;
+    for (int k = first; k < first + width; k++) {
+      if (k & 1) odd_sum += k;
+      if (!(k & 1) && k % 8 > 3) votes++;
+    }
+    /* The first even work-item is elected among the even ones. */
+    int want = (i & 1) ? odd_sum : (i == first) + 100000 * votes;
+    if ((out[3 * i] != want ||
+         out[3 * i + 1] != first + width - 1 - i % width ||
+         out[3 * i + 2] != width) &&
+        bad++ < 4) {
+      fprintf(stderr, "sub-groups %d: %d %d %d, want %d\n", i, out[3 * i],
+              out[3 * i + 1], out[3 * i + 2], want);
+    }
+  }
+  CHECK_INT(0, bad);
+  clReleaseMemObject(result);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 /* SPIR-V 1.4's new instructions run (clmux rewrites them for the
  * translator). */
 static void test_spirv14(module spirv14) {
@@ -858,6 +896,7 @@ int main(int argc, char **argv) {
   module spirv14 = read_module(argv[1], "spirv14.spv");
   module generic = read_module(argv[1], "generic.spv");
   module halves = read_module(argv[1], "half.spv");
+  module sub_groups = read_module(argv[1], "sub_groups.spv");
   test_queries();
   test_kernels(kernels);
   test_linkage(linkage);
@@ -866,6 +905,7 @@ int main(int argc, char **argv) {
   test_spirv14(spirv14);
   test_generic(generic);
   test_half(halves);
+  test_sub_groups(sub_groups);
   test_bad_input(kernels, type_mismatch);
   test_mutations(kernels);
   test_threads(kernels);
@@ -886,5 +926,6 @@ int main(int argc, char **argv) {
   free(spirv14.bytes);
   free(generic.bytes);
   free(halves.bytes);
+  free(sub_groups.bytes);
   return check_finish();
 }
