@@ -7,6 +7,7 @@
  * the host from the LLVM constants (a pointer to another variable becomes
  * its address in the block). */
 #include <llvm-c/Target.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,20 @@ static bool address_of(writer *w, LLVMValueRef value, uint64_t *address,
   return true;
 }
 
+/* A half's bits from its value, which a half constant holds exactly. */
+static uint16_t half_bits(double value) {
+  uint16_t sign = signbit(value) ? 0x8000 : 0;
+  double magnitude = fabs(value);
+  if (isnan(value)) return sign | 0x7e00;
+  if (isinf(value)) return sign | 0x7c00;
+  if (magnitude == 0) return sign;
+  int exponent = 0;
+  double fraction = frexp(magnitude, &exponent); /* in [0.5, 1) */
+  if (exponent < -13) return sign | (uint16_t)ldexp(magnitude, 24);
+  return sign | (uint16_t)((exponent + 14) << 10) |
+         (uint16_t)(ldexp(fraction, 11) - 1024);
+}
+
 /* Writes constant `value` at `at` (the block starts zeroed). */
 static bool write_value(writer *w, LLVMValueRef value, uint8_t *at,
                         unsigned depth) {
@@ -161,6 +176,12 @@ static bool write_value(writer *w, LLVMValueRef value, uint8_t *at,
         return unsupported(w, "a wide integer");
       uint64_t bits = LLVMConstIntGetZExtValue(value);
       memcpy(at, &bits, LLVMStoreSizeOfType(w->data, type)); /* little-endian */
+      return true;
+    }
+    case LLVMHalfTypeKind: {
+      LLVMBool loses = 0;
+      uint16_t h = half_bits(LLVMConstRealGetDouble(value, &loses));
+      memcpy(at, &h, sizeof h);
       return true;
     }
     case LLVMFloatTypeKind: {

@@ -82,6 +82,14 @@ static const char source[] =
     "  write_imageh(out, at, p * (half)2.0h + (half4)(0.5h, 0, 0, -1.0h));\n"
     "}\n"
     "#if __OPENCL_C_VERSION__ >= 300\n"
+    /* Program-scope halves, written from their initial values. */
+    "global half table[4] = {1.5h, -0.00000095367431640625h, 65504.0h,\n"
+    "                        -0.0h};\n"
+    "kernel void globals(global half *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  static global half2 pair = (half2)(0.25h, -3.0h);\n"
+    "  out[i] = i < 4 ? table[i] : pair[i & 1];\n"
+    "}\n"
     "kernel void groups(global const half *in, global half *out) {\n"
     "  size_t i = get_global_id(0);\n"
     "  out[2 * i] = sub_group_reduce_add(in[i]);\n"
@@ -435,6 +443,23 @@ static void check_images(cl_program program) {
   clReleaseKernel(kernel);
 }
 
+/* Program-scope half variables hold their initial values' bits. */
+static void check_globals(cl_program program) {
+  cl_kernel kernel = kernel_of(program, "globals");
+  cl_mem out = cl_test_buffer(context, 6 * 2, NULL);
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof out, &out));
+  run1(kernel, 6, 0);
+  uint16_t got[6];
+  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof got, got,
+                                       0, NULL, NULL));
+  /* 1.5, -2^-20 (a denormal), 65504, -0, 0.25, -3 */
+  static const uint16_t want[6] = {0x3e00, 0x8010, 0x7bff,
+                                   0x8000, 0x3400, 0xc200};
+  for (int i = 0; i < 6; i++) CHECK_INT(want[i], got[i]);
+  clReleaseMemObject(out);
+  clReleaseKernel(kernel);
+}
+
 static const char binary_path[] = "half.bin";
 
 static int child(void) {
@@ -467,6 +492,7 @@ int main(int argc, char **argv) {
   check_vectors(program);
   check_groups(program);
   check_images(program);
+  check_globals(program);
 
   size_t size = 0;
   CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES,
