@@ -18,7 +18,8 @@ static cl_int CL_API_CALL get_platform_ids(cl_uint num_entries,
   return clGetPlatformIDs(num_entries, platforms, num_platforms);
 }
 
-/* The ICD's own functions, cl_khr_il_program's and cl_khr_command_buffer's.
+/* The ICD's own functions, cl_khr_il_program's,
+ * cl_ext_image_requirements_info's and cl_khr_command_buffer's.
  * ocl-icd also asks for clGetPlatformInfo this way (the library exports no core
  * entry point) and ignores the ICD if it gets NULL. */
 void *CL_API_CALL clx_icd_extension_function(const char *func_name) {
@@ -31,6 +32,9 @@ void *CL_API_CALL clx_icd_extension_function(const char *func_name) {
   }
   if (strcmp(func_name, "clCreateProgramWithILKHR") == 0) {
     return clx_il_supported() ? (void *)clx_create_program_with_il : NULL;
+  }
+  if (strcmp(func_name, "clGetImageRequirementsInfoEXT") == 0) {
+    return (void *)clx_get_image_requirements_info;
   }
   return clx_command_buffer_function(func_name);
 }

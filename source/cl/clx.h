@@ -1009,7 +1009,32 @@ size_t clx_image_element_size(const cl_image_format *format);
 /* Whether `mem` is a live image object (any of the six image types). */
 bool clx_is_image(cl_mem mem);
 /* Whether the image's descriptor puts it over a buffer's bytes: a 1D
- * buffer image, or (cl_khr_image2d_from_buffer) a 2D image. */
+ * buffer image, or (cl_ext_image_from_buffer) any image given a buffer. */
 bool clx_image_over_buffer(const cl_image_desc *desc);
+/* Whether `type` is one of the six image types. */
+bool clx_image_type_valid(cl_mem_object_type type);
+/* The descriptor with its pitches checked against the element size and
+ * filled in; over a buffer they follow cl_ext_image_from_buffer's
+ * alignments. An error is CL_INVALID_IMAGE_DESCRIPTOR,
+ * CL_INVALID_IMAGE_FORMAT_DESCRIPTOR (a misaligned pitch over a buffer) or
+ * CL_INVALID_IMAGE_SIZE (an overflow). */
+cl_int clx_image_layout(const cl_image_desc *desc, size_t element,
+                        bool over_buffer, cl_image_desc *layout);
+/* The bytes an image of that layout spans; false on overflow. */
+bool clx_image_bytes(const cl_image_desc *layout, size_t element,
+                     size_t *bytes);
+/* The largest image of `type` every device of the context takes, per
+ * dimension; 0 for the dimensions the type lacks. */
+typedef struct clx_image_extent {
+  size_t width, height, depth, array_size;
+} clx_image_extent;
+void clx_image_max_extent(cl_context context, cl_mem_object_type type,
+                          clx_image_extent *max);
+/* cl_ext_image_requirements_info's query (image_requirements.c). */
+cl_int CL_API_CALL clx_get_image_requirements_info(
+    cl_context context, const cl_mem_properties *properties,
+    cl_mem_flags flags, const cl_image_format *image_format,
+    const cl_image_desc *image_desc, cl_image_requirements_info_ext param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret);
 
 #endif /* CLMUX_CL_CLX_H */

@@ -90,7 +90,7 @@ static mux_image_type_e mux_type_of(cl_mem_object_type type) {
   }
 }
 
-static bool image_type_valid(cl_mem_object_type type) {
+bool clx_image_type_valid(cl_mem_object_type type) {
   switch (type) {
     case CL_MEM_OBJECT_IMAGE1D:
     case CL_MEM_OBJECT_IMAGE1D_ARRAY:
@@ -158,7 +158,7 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context,
     flags &= ~(cl_mem_flags)CL_MEM_KERNEL_READ_AND_WRITE;
   }
   if (clx_mem_check_flags(flags) != CL_SUCCESS) return CL_INVALID_VALUE;
-  if (!image_type_valid(image_type)) return CL_INVALID_VALUE;
+  if (!clx_image_type_valid(image_type)) return CL_INVALID_VALUE;
   if (num_entries == 0 && image_formats != NULL) return CL_INVALID_VALUE;
 
   /* The first device's list, kept where every other device agrees. */
@@ -211,13 +211,9 @@ static size_t device_limit(cl_device_id device, cl_device_info param,
   return value;
 }
 
-static bool within(size_t value, size_t limit) {
-  return value != 0 && value <= limit;
-}
-
-/* CL_INVALID_IMAGE_SIZE unless every dimension is non-zero and within the
- * limits of every device of the context. */
-static cl_int check_size(cl_context context, const cl_image_desc *desc) {
+void clx_image_max_extent(cl_context context, cl_mem_object_type type,
+                          clx_image_extent *max) {
+  *max = (clx_image_extent){SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
   for (cl_uint i = 0; i < context->num_devices; i++) {
     cl_device_id device = context->devices[i];
     const struct mux_device_info_s *info = device->info;
@@ -238,36 +234,49 @@ static cl_int check_size(cl_context context, const cl_image_desc *desc) {
     size_t max1d = max2d_w < info->max_image_dimension_1d
                        ? max2d_w
                        : info->max_image_dimension_1d;
-    bool ok = false;
-    switch (desc->image_type) {
+    clx_image_extent here = {0, 0, 0, 0};
+    switch (type) {
       case CL_MEM_OBJECT_IMAGE1D:
-        ok = within(desc->image_width, max1d);
+        here.width = max1d;
         break;
       case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-        ok = within(desc->image_width, max_buffer);
+        here.width = max_buffer;
         break;
       case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-        ok = within(desc->image_width, max1d) &&
-             within(desc->image_array_size, max_array);
+        here = (clx_image_extent){max1d, 0, 0, max_array};
         break;
       case CL_MEM_OBJECT_IMAGE2D:
-        ok = within(desc->image_width, max2d_w) &&
-             within(desc->image_height, max2d_h);
+        here = (clx_image_extent){max2d_w, max2d_h, 0, 0};
         break;
       case CL_MEM_OBJECT_IMAGE2D_ARRAY:
-        ok = within(desc->image_width, max2d_w) &&
-             within(desc->image_height, max2d_h) &&
-             within(desc->image_array_size, max_array);
+        here = (clx_image_extent){max2d_w, max2d_h, 0, max_array};
         break;
       case CL_MEM_OBJECT_IMAGE3D:
-        ok = within(desc->image_width, max3d_w) &&
-             within(desc->image_height, max3d_h) &&
-             within(desc->image_depth, max3d_d);
+        here = (clx_image_extent){max3d_w, max3d_h, max3d_d, 0};
         break;
     }
-    if (!ok) return CL_INVALID_IMAGE_SIZE;
+    if (here.width < max->width) max->width = here.width;
+    if (here.height < max->height) max->height = here.height;
+    if (here.depth < max->depth) max->depth = here.depth;
+    if (here.array_size < max->array_size) max->array_size = here.array_size;
   }
-  return CL_SUCCESS;
+}
+
+static bool within(size_t value, size_t limit) {
+  return value != 0 && value <= limit;
+}
+
+/* CL_INVALID_IMAGE_SIZE unless every dimension of the image's type is
+ * non-zero and within the limits of every device of the context. */
+static cl_int check_size(cl_context context, const cl_image_desc *desc) {
+  clx_image_extent max;
+  clx_image_max_extent(context, desc->image_type, &max);
+  bool ok = within(desc->image_width, max.width) &&
+            (max.height == 0 || within(desc->image_height, max.height)) &&
+            (max.depth == 0 || within(desc->image_depth, max.depth)) &&
+            (max.array_size == 0 ||
+             within(desc->image_array_size, max.array_size));
+  return ok ? CL_SUCCESS : CL_INVALID_IMAGE_SIZE;
 }
 
 static bool is_array(cl_mem_object_type type) {
@@ -288,54 +297,29 @@ static bool has_slices(cl_mem_object_type type) {
   return is_array(type) || type == CL_MEM_OBJECT_IMAGE3D;
 }
 
-/* CL_INVALID_IMAGE_DESCRIPTOR for what the descriptor itself gets wrong;
- * on success `layout` holds the descriptor with the pitches filled in. */
-static cl_int check_descriptor(const cl_image_desc *desc, size_t element,
-                               const void *host_ptr, cl_image_desc *layout) {
-  if (!desc || !image_type_valid(desc->image_type)) {
-    return CL_INVALID_IMAGE_DESCRIPTOR;
-  }
-  if (desc->num_mip_levels != 0 || desc->num_samples != 0) {
-    return CL_INVALID_IMAGE_DESCRIPTOR;
-  }
-  /* A 2D image over a buffer is cl_khr_image2d_from_buffer's (OpenCL 2.0
-   * on); over another image, which clmux does not offer, OpenCL 2.0 names
-   * CL_INVALID_OPERATION. */
-  bool over_buffer = clx_image_over_buffer(desc);
-  if (desc->image_type == CL_MEM_OBJECT_IMAGE2D && desc->buffer &&
-      (CLX_OPENCL_VERSION < CL_MAKE_VERSION(2, 0, 0) ||
-       !clx_valid(desc->buffer, clx_kind_mem) ||
-       desc->buffer->type != CL_MEM_OBJECT_BUFFER)) {
-    return CLX_OPENCL_VERSION < CL_MAKE_VERSION(2, 0, 0)
-               ? CL_INVALID_IMAGE_DESCRIPTOR
-               : CL_INVALID_OPERATION;
-  }
-  bool buffer_type = desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
-  if (buffer_type != (desc->buffer != NULL) && !over_buffer) {
-    return CL_INVALID_IMAGE_DESCRIPTOR;
-  }
-  if (buffer_type && (!clx_valid(desc->buffer, clx_kind_mem) ||
-                      desc->buffer->type != CL_MEM_OBJECT_BUFFER)) {
-    return CL_INVALID_IMAGE_DESCRIPTOR;
-  }
-  /* Over a buffer the image has its bytes, not the host's. */
-  if (over_buffer && host_ptr) return CL_INVALID_HOST_PTR;
-  /* Pitches describe the host pointer's layout; a 1D-buffer image may also
-   * give the row pitch of its buffer's single row (the CTS does). */
-  if (!host_ptr && ((desc->image_row_pitch != 0 && !over_buffer) ||
-                    desc->image_slice_pitch != 0)) {
-    return CL_INVALID_IMAGE_DESCRIPTOR;
-  }
+/* The descriptor with its pitches checked and filled in (packed where 0).
+ * With a host pointer they are whole pixels and a slice is whole rows, as
+ * OpenCL 1.2 says. Over a buffer (cl_ext_image_from_buffer) they are
+ * multiples of the alignments clGetImageRequirementsInfoEXT reports, the
+ * element size for both, and a misaligned one is
+ * CL_INVALID_IMAGE_FORMAT_DESCRIPTOR; a slice need not be whole rows there
+ * (the CPU target addresses x, y and z with separate pitches). */
+cl_int clx_image_layout(const cl_image_desc *desc, size_t element,
+                        bool over_buffer, cl_image_desc *layout) {
   *layout = *desc;
   if (desc->image_width == 0) return CL_SUCCESS; /* a size error, later */
+  bool aligned_pitches =
+      over_buffer && desc->image_type != CL_MEM_OBJECT_IMAGE1D_BUFFER;
   size_t packed_row;
   if (__builtin_mul_overflow(desc->image_width, element, &packed_row)) {
     return CL_INVALID_IMAGE_SIZE;
   }
   size_t row = desc->image_row_pitch ? desc->image_row_pitch : packed_row;
-  if (row < packed_row || row % element != 0) {
-    return CL_INVALID_IMAGE_DESCRIPTOR;
+  if (row % element != 0) {
+    return aligned_pitches ? CL_INVALID_IMAGE_FORMAT_DESCRIPTOR
+                           : CL_INVALID_IMAGE_DESCRIPTOR;
   }
+  if (row < packed_row) return CL_INVALID_IMAGE_DESCRIPTOR;
   layout->image_row_pitch = row;
   layout->image_slice_pitch = 0;
   if (has_slices(desc->image_type)) {
@@ -345,7 +329,10 @@ static cl_int check_descriptor(const cl_image_desc *desc, size_t element,
     }
     size_t slice =
         desc->image_slice_pitch ? desc->image_slice_pitch : packed_slice;
-    if (slice < packed_slice || slice % row != 0) {
+    if (aligned_pitches && slice % element != 0) {
+      return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    }
+    if (slice < packed_slice || (!aligned_pitches && slice % row != 0)) {
       return CL_INVALID_IMAGE_DESCRIPTOR;
     }
     layout->image_slice_pitch = slice;
@@ -353,8 +340,45 @@ static cl_int check_descriptor(const cl_image_desc *desc, size_t element,
   return CL_SUCCESS;
 }
 
+/* CL_INVALID_IMAGE_DESCRIPTOR for what the descriptor itself gets wrong;
+ * on success `layout` holds the descriptor with the pitches filled in. */
+static cl_int check_descriptor(const cl_image_desc *desc, size_t element,
+                               const void *host_ptr, cl_image_desc *layout) {
+  if (!desc || !clx_image_type_valid(desc->image_type)) {
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  if (desc->num_mip_levels != 0 || desc->num_samples != 0) {
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  bool over_buffer = clx_image_over_buffer(desc);
+  if (desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER && !over_buffer) {
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  if (desc->buffer && !over_buffer) return CL_INVALID_IMAGE_DESCRIPTOR;
+  if (over_buffer && (!clx_valid(desc->buffer, clx_kind_mem) ||
+                      desc->buffer->type != CL_MEM_OBJECT_BUFFER)) {
+    /* OpenCL 2.0 makes a 2D image over another image, which clmux does
+     * not offer: CL_INVALID_OPERATION, as for a missing feature. */
+    return desc->image_type == CL_MEM_OBJECT_IMAGE2D
+               ? CL_INVALID_OPERATION
+               : CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  /* Over a buffer the image has its bytes, not the host's. */
+  if (over_buffer && host_ptr) return CL_INVALID_HOST_PTR;
+  /* Pitches describe the host pointer's or the buffer's layout (a
+   * 1D-buffer image may give the row pitch of its single row: the CTS
+   * does); a slice pitch only where there are slices. */
+  if (!host_ptr &&
+      ((desc->image_row_pitch != 0 && !over_buffer) ||
+       (desc->image_slice_pitch != 0 &&
+        !(over_buffer && has_slices(desc->image_type))))) {
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  return clx_image_layout(desc, element, over_buffer, layout);
+}
+
 /* Bytes the image occupies with its pitches. */
-static bool image_bytes(const cl_image_desc *layout, size_t element,
+bool clx_image_bytes(const cl_image_desc *layout, size_t element,
                         size_t *bytes) {
   size_t slices = 1, per_slice = layout->image_slice_pitch;
   switch (layout->image_type) {
@@ -430,11 +454,13 @@ static cl_int check_image(cl_context context, cl_mem_flags *flags,
   error = check_size(context, desc);
   if (error != CL_SUCCESS) return error;
   if (clx_image_over_buffer(desc)) {
-    /* A 2D image takes row pitch x height bytes of the buffer. */
-    size_t need = desc->image_type == CL_MEM_OBJECT_IMAGE2D
-                      ? layout->image_row_pitch * layout->image_height
-                      : desc->image_width * *element;
-    if (need > desc->buffer->size) return CL_INVALID_IMAGE_SIZE;
+    /* The image takes its pitches' bytes of the buffer, the last row's and
+     * slice's padding too (CL_IMAGE_REQUIREMENTS_SIZE_EXT). */
+    size_t need = 0;
+    if (!clx_image_bytes(layout, *element, &need) ||
+        need > desc->buffer->size) {
+      return CL_INVALID_IMAGE_SIZE;
+    }
   }
   error = clx_mem_check_host_ptr(*flags, host_ptr);
   if (error != CL_SUCCESS) return error;
@@ -449,10 +475,11 @@ static cl_int check_image(cl_context context, cl_mem_flags *flags,
 }
 
 bool clx_image_over_buffer(const cl_image_desc *desc) {
-  return desc->buffer &&
-         (desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
-          (desc->image_type == CL_MEM_OBJECT_IMAGE2D &&
-           CLX_OPENCL_VERSION >= CL_MAKE_VERSION(2, 0, 0)));
+  if (!desc->buffer) return false;
+  if (desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER) return true;
+  /* cl_ext_image_from_buffer (OpenCL 3.0): every kind of image. */
+  return CLX_OPENCL_VERSION >= CL_MAKE_VERSION(3, 0, 0) &&
+         clx_image_type_valid(desc->image_type);
 }
 
 /* The Mux image over the object's storage: memory and offset are the
@@ -521,7 +548,7 @@ cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
   size_t element = 0, bytes = 0;
   cl_int error = check_image(context, &flags, image_format, image_desc,
                              host_ptr, &layout, &element);
-  if (error == CL_SUCCESS && !image_bytes(&layout, element, &bytes)) {
+  if (error == CL_SUCCESS && !clx_image_bytes(&layout, element, &bytes)) {
     error = CL_INVALID_IMAGE_SIZE;
   }
   cl_mem image = NULL;

@@ -37,6 +37,10 @@ static const extension extensions[] = {
     {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_3d_image_writes", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    /* Images of every kind over a buffer, and what they need (image.c,
+     * image_requirements.c). */
+    {"cl_ext_image_requirements_info", CL_MAKE_VERSION_KHR(0, 5, 0), NULL},
+    {"cl_ext_image_from_buffer", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     /* OpenCL C 3.0's sub-groups' (compiler/builtins/sub_group). */
     {"cl_khr_subgroup_extended_types", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_subgroup_non_uniform_vote", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
