@@ -149,6 +149,9 @@ static const char *const cc_fixed_args[] = {
      * every call; the warning would only confuse build logs. */
     "-Wno-psabi",
     CC_EXTENSIONS,
+    /* Clang has __builtin_expect and __builtin_assume in every version
+     * but no cl_khr_expect_assume of its own to enable. */
+    "-Dcl_khr_expect_assume=1",
     "-D__OPENCL_VERSION__=" CC_STRING(CC_OPENCL_VERSION_MAJOR)
         CC_STRING(CC_OPENCL_VERSION_MINOR) "0",
     "-D__IMAGE_SUPPORT__=1",

@@ -7,10 +7,26 @@
  * - OpPtrEqual, OpPtrNotEqual and OpPtrDiff compare and subtract the
  *   pointers as integers (OpConvertPtrToU), OpPtrDiff dividing by the
  *   size of what they point to;
- * - OpCopyLogical copies member by member (OpCompositeExtract and
- *   OpCompositeConstruct), or is an OpCopyObject between equal types;
- * and a 1.4 header says 1.3. SPIRV-Tools' parser (grammar.h) gives each
- * instruction's result type and id. */
+ * - OpCopyLogical copies member by member (OpCompositeExtract, then
+ *   inserts as below), or is an OpCopyObject between equal types;
+ * - OpCompositeConstruct (any version) becomes OpCompositeInsert after
+ *   OpCompositeInsert into an OpUndef, a vector's vector parts component
+ *   by component: llvm-spirv-15 builds it only of constants and crashes
+ *   on anything else;
+ * - OpVectorShuffle of two vectors of different lengths (SPIR-V allows
+ *   it, LLVM's shufflevector does not) extracts and inserts component by
+ *   component;
+ * SPIR-V 1.5 and 1.6 add, for kernels:
+ * - OpBitcast between a pointer and an integer or a vector of them, which
+ *   becomes OpConvertPtrToU or OpConvertUToPtr (through an integer of the
+ *   pointer's width for a vector);
+ * - the Uniform and UniformId decorations and their capability, hints
+ *   that go;
+ * - the Nontemporal image operand, a hint that goes;
+ * - an OpGroupNonUniformBroadcast whose index is not a constant, which
+ *   the translator reads as it is;
+ * and a 1.4 to 1.6 header says 1.3. SPIRV-Tools' parser (grammar.h) gives
+ * each instruction's result type and id. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +35,7 @@
 
 enum {
   HEADER_WORDS = 5,
+  OP_UNDEF = 1,
   OP_CAPABILITY = 17,
   OP_MEMORY_MODEL = 14,
   OP_TYPE_INT = 21,
@@ -31,12 +48,21 @@ enum {
   OP_FUNCTION = 54,
   OP_LOAD = 61,
   OP_STORE = 62,
+  OP_DECORATE = 71,
   OP_COPY_MEMORY = 63,
   OP_COPY_MEMORY_SIZED = 64,
+  OP_VECTOR_SHUFFLE = 79,
   OP_COMPOSITE_CONSTRUCT = 80,
   OP_COMPOSITE_EXTRACT = 81,
+  OP_COMPOSITE_INSERT = 82,
   OP_COPY_OBJECT = 83,
+  OP_IMAGE_SAMPLE_EXPLICIT_LOD = 88,
+  OP_IMAGE_FETCH = 95,
+  OP_IMAGE_READ = 98,
+  OP_IMAGE_WRITE = 99,
   OP_CONVERT_PTR_TO_U = 117,
+  OP_CONVERT_U_TO_PTR = 120,
+  OP_BITCAST = 124,
   OP_S_CONVERT = 114,
   OP_I_SUB = 130,
   OP_S_DIV = 135,
@@ -46,9 +72,14 @@ enum {
   OP_PTR_EQUAL = 401,
   OP_PTR_NOT_EQUAL = 402,
   OP_PTR_DIFF = 403,
+  OP_DECORATE_ID = 332,
   OP_DECORATE_STRING = 5632,
   OP_MEMBER_DECORATE_STRING = 5633,
   CAPABILITY_INT64 = 11,
+  CAPABILITY_UNIFORM_DECORATION = 6427,
+  DECORATION_UNIFORM = 26,
+  DECORATION_UNIFORM_ID = 27,
+  IMAGE_OPERAND_NONTEMPORAL = 0x4000,
   MEMORY_ACCESS_ALIGNED = 0x2,
   MEMORY_ACCESS_MAKE_AVAILABLE = 0x8,
   MEMORY_ACCESS_MAKE_VISIBLE = 0x10,
@@ -202,6 +233,83 @@ typedef struct globals {
   size_t size_count;
 } globals;
 
+/* ---- Composites -------------------------------------------------------- */
+
+/* The number of components of `id`'s type if it is a vector, else 1. */
+static uint32_t components_of(const module *m, uint32_t id) {
+  const instruction *value = definition(m, id);
+  const instruction *type = value ? definition(m, value->type) : NULL;
+  return type && type->opcode == OP_TYPE_VECTOR ? word(m, type, 3) : 1;
+}
+
+/* Emits composite `type` with id `result` made of `parts`, by inserting
+ * them one by one into an OpUndef (a vector's vector parts component by
+ * component); false if the type is unknown. */
+static bool construct(const module *m, output *out, uint32_t type,
+                      uint32_t result, const uint32_t *parts, uint32_t count) {
+  const instruction *t = definition(m, type);
+  if (!t) return false;
+  bool vector = t->opcode == OP_TYPE_VECTOR;
+  uint32_t slots = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    slots += vector ? components_of(m, parts[i]) : 1;
+  }
+  uint32_t current = slots ? fresh(out) : result;
+  put(out, (uint32_t[]){3u << 16 | OP_UNDEF, type, current}, 3);
+  uint32_t slot = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    uint32_t n = vector ? components_of(m, parts[i]) : 1;
+    for (uint32_t j = 0; j < n; j++, slot++) {
+      uint32_t value = parts[i];
+      if (n > 1) {
+        value = fresh(out);
+        put5(out, OP_COMPOSITE_EXTRACT, word(m, t, 2), value, parts[i], j);
+      }
+      uint32_t next = slot + 1 == slots ? result : fresh(out);
+      put(out,
+          (uint32_t[]){6u << 16 | OP_COMPOSITE_INSERT, type, next, value,
+                       current, slot},
+          6);
+      current = next;
+    }
+  }
+  return true;
+}
+
+/* OpVectorShuffle of vectors of different lengths: the chosen components
+ * extracted and inserted one by one; undefined ones (0xFFFFFFFF) left
+ * out. */
+static void shuffle_by_components(const module *m, output *out,
+                                  const uint32_t *w, uint32_t count) {
+  const instruction *t = definition(m, w[1]);
+  uint32_t element = t ? word(m, t, 2) : 0;
+  uint32_t first = components_of(m, w[3]);
+  uint32_t chosen = 0;
+  for (uint32_t i = 5; i < count; i++) chosen += w[i] != 0xffffffffu;
+  uint32_t current = chosen ? fresh(out) : w[2];
+  put(out, (uint32_t[]){3u << 16 | OP_UNDEF, w[1], current}, 3);
+  for (uint32_t i = 5, done = 0; i < count; i++) {
+    if (w[i] == 0xffffffffu) continue;
+    bool from_first = w[i] < first;
+    uint32_t value = fresh(out);
+    put5(out, OP_COMPOSITE_EXTRACT, element, value, from_first ? w[3] : w[4],
+         from_first ? w[i] : w[i] - first);
+    uint32_t next = ++done == chosen ? w[2] : fresh(out);
+    put(out,
+        (uint32_t[]){6u << 16 | OP_COMPOSITE_INSERT, w[1], next, value,
+                     current, i - 5},
+        6);
+    current = next;
+  }
+}
+
+/* Whether OpVectorShuffle `inst` takes vectors of two types. */
+static bool shuffle_of_two_types(const module *m, const instruction *inst) {
+  const instruction *a = definition(m, word(m, inst, 3));
+  const instruction *b = definition(m, word(m, inst, 4));
+  return a && b && a->type != b->type;
+}
+
 /* ---- OpCopyLogical ---------------------------------------------------- */
 
 /* Emits the value of `source` (of type `from`) as type `to`, under the id
@@ -236,7 +344,7 @@ static uint32_t copy_logical(const module *m, output *out, uint32_t to,
     return 0;
   }
   if ((*leaves += members) > MAX_COPY_LEAVES) return 0;
-  uint32_t *parts = malloc((members + 3) * sizeof *parts);
+  uint32_t *parts = malloc((members + 1) * sizeof *parts);
   if (!parts) return 0;
   uint32_t result = named ? named : fresh(out);
   for (uint32_t i = 0; i < members && result; i++) {
@@ -245,16 +353,11 @@ static uint32_t copy_logical(const module *m, output *out, uint32_t to,
     uint32_t member_from = word(m, b, is_struct ? 2 + i : 2);
     uint32_t extracted = fresh(out);
     put5(out, OP_COMPOSITE_EXTRACT, member_from, extracted, source, i);
-    parts[3 + i] = copy_logical(m, out, member_to, member_from, extracted, 0,
-                                depth + 1, leaves);
-    if (!parts[3 + i]) result = 0;
+    parts[i] = copy_logical(m, out, member_to, member_from, extracted, 0,
+                            depth + 1, leaves);
+    if (!parts[i]) result = 0;
   }
-  if (result) {
-    parts[0] = (3 + members) << 16 | OP_COMPOSITE_CONSTRUCT;
-    parts[1] = to;
-    parts[2] = result;
-    put(out, parts, 3 + members);
-  }
+  if (result && !construct(m, out, to, result, parts, members)) result = 0;
   free(parts);
   return result;
 }
@@ -266,6 +369,36 @@ static uint32_t memory_operand_words(uint32_t mask) {
   return 1 + ((mask & MEMORY_ACCESS_ALIGNED) != 0) +
          ((mask & MEMORY_ACCESS_MAKE_AVAILABLE) != 0) +
          ((mask & MEMORY_ACCESS_MAKE_VISIBLE) != 0);
+}
+
+/* Whether OpBitcast `inst` is between a pointer and a non-pointer (1.5);
+ * *to_pointer says which way, *vector whether the other side is one. */
+static bool pointer_bitcast(const module *m, const instruction *inst,
+                            bool *to_pointer, bool *vector) {
+  const instruction *to = definition(m, word(m, inst, 1));
+  const instruction *operand = definition(m, word(m, inst, 3));
+  const instruction *from = operand ? definition(m, operand->type) : NULL;
+  if (!to || !from) return false;
+  bool to_ptr = to->opcode == OP_TYPE_POINTER;
+  bool from_ptr = from->opcode == OP_TYPE_POINTER;
+  if (to_ptr == from_ptr) return false;
+  *to_pointer = to_ptr;
+  *vector = (to_ptr ? from : to)->opcode == OP_TYPE_VECTOR;
+  return true;
+}
+
+/* The image operands' word of an image instruction (0: none). */
+static uint32_t image_operands_at(const instruction *inst) {
+  switch (inst->opcode) {
+    case OP_IMAGE_SAMPLE_EXPLICIT_LOD:
+    case OP_IMAGE_FETCH:
+    case OP_IMAGE_READ:
+      return inst->count > 5 ? 5 : 0;
+    case OP_IMAGE_WRITE:
+      return inst->count > 4 ? 4 : 0;
+    default:
+      return 0;
+  }
 }
 
 /* Emits `inst` lowered; false with *reason if it cannot be. */
@@ -350,13 +483,83 @@ static bool lower(const module *m, const globals *g, size_t *next_size,
       }
       return true;
     }
-    default:
-      put(out, w, inst->count);
+    case OP_VECTOR_SHUFFLE:
+      if (shuffle_of_two_types(m, inst)) {
+        shuffle_by_components(m, out, w, inst->count);
+      } else {
+        put(out, w, inst->count);
+      }
       return true;
+    case OP_COMPOSITE_CONSTRUCT:
+      if (!construct(m, out, w[1], w[2], w + 3, inst->count - 3)) {
+        *reason = "an OpCompositeConstruct of an unknown type";
+        return false;
+      }
+      return true;
+    case OP_CAPABILITY:
+      if (w[1] != CAPABILITY_UNIFORM_DECORATION) put(out, w, inst->count);
+      return true;
+    case OP_DECORATE:
+    case OP_DECORATE_ID: {
+      uint32_t decoration = inst->count > 2 ? w[2] : 0;
+      if (decoration != DECORATION_UNIFORM &&
+          decoration != DECORATION_UNIFORM_ID) {
+        put(out, w, inst->count);
+      }
+      return true;
+    }
+    case OP_BITCAST: {
+      bool to_pointer = false, vector = false;
+      if (!pointer_bitcast(m, inst, &to_pointer, &vector)) {
+        put(out, w, inst->count);
+        return true;
+      }
+      uint32_t through = vector ? fresh(out) : w[3];
+      if (to_pointer) {
+        if (vector) {
+          put(out, (uint32_t[]){4u << 16 | OP_BITCAST, g->pointer_int,
+                                through, w[3]},
+              4);
+        }
+        put(out, (uint32_t[]){4u << 16 | OP_CONVERT_U_TO_PTR, w[1], w[2],
+                              through},
+            4);
+      } else {
+        put(out,
+            (uint32_t[]){4u << 16 | OP_CONVERT_PTR_TO_U,
+                         vector ? g->pointer_int : w[1],
+                         vector ? through : w[2], w[3]},
+            4);
+        if (vector) {
+          put(out, (uint32_t[]){4u << 16 | OP_BITCAST, w[1], w[2], through},
+              4);
+        }
+      }
+      return true;
+    }
+    default: {
+      uint32_t at = image_operands_at(inst);
+      if (!at || !(w[at] & IMAGE_OPERAND_NONTEMPORAL)) {
+        put(out, w, inst->count);
+        return true;
+      }
+      /* Nontemporal takes no operand: clear it, and drop a mask left
+       * empty at the end. */
+      uint32_t mask = w[at] & ~(uint32_t)IMAGE_OPERAND_NONTEMPORAL;
+      uint32_t count = mask == 0 && at + 1 == inst->count ? at : inst->count;
+      put(out, (uint32_t[]){count << 16 | inst->opcode}, 1);
+      put(out, w + 1, at - 1);
+      if (count > at) {
+        put(out, &mask, 1);
+        put(out, w + at + 1, count - at - 1);
+      }
+      return true;
+    }
   }
 }
 
-/* The pointer width, the pointer-width integer type, and a constant for
+/* The pointer width, the pointer-width integer type (for pointer
+ * comparisons, differences and bitcasts to vectors), and a constant for
  * each OpPtrDiff's element size; false with *reason if a size is
  * unknown. */
 static bool plan_globals(const module *m, output *out, globals *g,
@@ -376,6 +579,11 @@ static bool plan_globals(const module *m, output *out, globals *g,
     diffs += inst->opcode == OP_PTR_DIFF;
     compares +=
         inst->opcode == OP_PTR_EQUAL || inst->opcode == OP_PTR_NOT_EQUAL;
+    bool to_pointer = false, vector = false;
+    if (inst->opcode == OP_BITCAST &&
+        pointer_bitcast(m, inst, &to_pointer, &vector) && vector) {
+      compares++; /* goes through the pointer-width integer too */
+    }
   }
   if (!diffs && !compares) return true; /* no pointer arithmetic */
   for (size_t i = 0; i < m->count && !g->pointer_int; i++) {
@@ -459,6 +667,8 @@ static bool read_module(const uint32_t *words, size_t count, module *m) {
 }
 
 static bool needs_lowering(const module *m) {
+  /* 1.5 and 1.6's changes are looked for instruction by instruction. */
+  if (((m->words[1] >> 8) & 0xff) >= 5) return true;
   for (size_t i = 0; i < m->count; i++) {
     switch (m->list[i].opcode) {
       case OP_DECORATE_STRING:
@@ -467,7 +677,11 @@ static bool needs_lowering(const module *m) {
       case OP_PTR_NOT_EQUAL:
       case OP_PTR_DIFF:
       case OP_COPY_LOGICAL:
+      case OP_COMPOSITE_CONSTRUCT:
         return true;
+      case OP_VECTOR_SHUFFLE:
+        if (shuffle_of_two_types(m, &m->list[i])) return true;
+        break;
       case OP_COPY_MEMORY:
         return true;
       case OP_COPY_MEMORY_SIZED:
@@ -526,6 +740,6 @@ uint32_t *cc_spirv_lower(uint32_t *words, size_t *length, const char **reason) {
     free(words);
     return NULL;
   }
-  if (((words[1] >> 8) & 0xff) == 4) words[1] = 0x00010300; /* as 1.3 */
+  if (((words[1] >> 8) & 0xff) >= 4) words[1] = 0x00010300; /* as 1.3 */
   return words;
 }

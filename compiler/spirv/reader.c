@@ -95,8 +95,12 @@ unsigned cc_spirv_minor_version(const void *il, size_t length) {
 typedef struct id_entry {
   uint32_t id;
   uint32_t value; /* a SpecId, a type id, or a type's size */
-  uint32_t extra; /* types: 1 if a signed integer */
+  uint32_t extra; /* types: a type_kind */
 } id_entry;
+
+/* What kind of scalar a type entry is: booleans and 8-bit integers are
+ * both one byte. */
+enum type_kind { TYPE_UNSIGNED_OR_FLOAT, TYPE_SIGNED, TYPE_BOOL };
 
 typedef struct id_list {
   id_entry *entries;
@@ -155,12 +159,13 @@ static bool read_tables(const void *il, size_t length, spec_tables *tables) {
     if (opcode == OP_DECORATE && count >= 4 && w2 == DECORATION_SPEC_ID) {
       list_add(&tables->decorations, w1, w3, 0);
     } else if (opcode == OP_TYPE_BOOL && count >= 2) {
-      list_add(&tables->types, w1, 1, 0);
+      list_add(&tables->types, w1, 1, TYPE_BOOL);
     } else if ((opcode == OP_TYPE_INT && count >= 4) ||
                (opcode == OP_TYPE_FLOAT && count >= 3)) {
       bool known = w2 == 8 || w2 == 16 || w2 == 32 || w2 == 64;
       list_add(&tables->types, w1, known ? w2 / 8 : 0,
-               opcode == OP_TYPE_INT && w3 == 1);
+               opcode == OP_TYPE_INT && w3 == 1 ? TYPE_SIGNED
+                                                : TYPE_UNSIGNED_OR_FLOAT);
     } else if ((opcode == OP_SPEC_CONSTANT_TRUE ||
                 opcode == OP_SPEC_CONSTANT_FALSE ||
                 opcode == OP_SPEC_CONSTANT) &&
@@ -244,7 +249,8 @@ static void write_value(uint32_t *words, size_t at, const id_entry *type,
   if (width < 64) {
     bits &= (UINT64_C(1) << width) - 1;
     /* Narrow signed integers are sign-extended in their literal word. */
-    if (type->extra && width < 32 && (bits >> (width - 1)) & 1) {
+    if (type->extra == TYPE_SIGNED && width < 32 &&
+        (bits >> (width - 1)) & 1) {
       bits |= ~((UINT64_C(1) << width) - 1) & 0xffffffffu;
     }
   }
@@ -263,8 +269,12 @@ static uint32_t *scalar_nulls_as_constants(uint32_t *words, size_t *length,
       continue;
     }
     const id_entry *type = list_find(&tables->types, words[at + 1]);
-    if (type && type->value > 1) extra += type->value > 4 ? 2 : 1;
-    if (type && type->value == 1) words[at] = 3u << 16 | OP_CONSTANT_FALSE;
+    if (!type || type->value == 0) continue;
+    if (type->extra == TYPE_BOOL) {
+      words[at] = 3u << 16 | OP_CONSTANT_FALSE;
+    } else {
+      extra += type->value > 4 ? 2 : 1;
+    }
   }
   if (!extra) return words;
   uint32_t *grown = malloc((count + extra) * 4);
@@ -280,7 +290,7 @@ static uint32_t *scalar_nulls_as_constants(uint32_t *words, size_t *length,
                                    size == 3
                                ? list_find(&tables->types, words[at + 1])
                                : NULL;
-    if (type && type->value > 1) {
+    if (type && type->value && type->extra != TYPE_BOOL) {
       uint32_t literals = type->value > 4 ? 2 : 1;
       grown[out++] = (3 + literals) << 16 | OP_CONSTANT;
       grown[out++] = words[at + 1];

@@ -17,11 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The newest SPIR-V version clmux reads: 1.4. The translator reads 1.4
- * modules but aborts on 1.4's new instructions, which lower.c rewrites;
- * 1.5 and 1.6 add more than a rewrite can give (sub-group broadcasts,
- * pointer bitcasts, uniform decorations). */
-#define CC_SPIRV_MAX_MINOR 4
+/* The newest SPIR-V version clmux reads: 1.6. The translator reads 1.4
+ * modules but aborts on 1.4's new instructions; those and what 1.5 and 1.6
+ * add for kernels (pointer bitcasts, uniform decorations, the
+ * nontemporal image operand) lower.c rewrites. */
+#define CC_SPIRV_MAX_MINOR 6
 
 /* ---- The words themselves (reader.c) ---------------------------------- */
 
@@ -61,8 +61,9 @@ uint32_t *cc_spirv_prepare(const void *il, size_t length,
                            size_t *prepared_length);
 
 /* The module (host byte order, `words` taken) with what the translator
- * cannot read written in terms it can (lower.c): SPIR-V 1.4's new
- * instructions (a 1.4 header then says 1.3) and OpCopyMemory. NULL with
+ * cannot read written in terms it can (lower.c): SPIR-V 1.4 to 1.6's new
+ * instructions and operands (the header then says 1.3) and OpCopyMemory.
+ * NULL with
  * *reason (static text) if something cannot be rewritten (an OpPtrDiff
  * over a type of unknown size, say) or memory ran out. *length is
  * updated. */

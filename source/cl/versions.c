@@ -55,6 +55,9 @@ static const extension extensions[] = {
     {"cl_khr_il_program", CL_MAKE_VERSION_KHR(1, 0, 0), clx_il_supported},
     {"cl_khr_spirv_no_integer_wrap_decoration", CL_MAKE_VERSION_KHR(1, 0, 0),
      clx_il_supported},
+    /* __builtin_expect and __builtin_assume in OpenCL C (frontend.c);
+     * OpExpectKHR and OpAssumeTrueKHR, which the translator reads. */
+    {"cl_khr_expect_assume", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_command_buffer", CL_MAKE_VERSION_KHR(0, 9, 8), NULL},
     {"cl_khr_command_buffer_mutable_dispatch", CL_MAKE_VERSION_KHR(0, 9, 5),
      NULL},

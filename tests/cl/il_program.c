@@ -3,7 +3,8 @@
  * kernels.spv, linkage.spv and half.spv from OpenCL C 1.2, generic.spv and
  * sub_groups.spv (SPIR-V 1.3: GroupNonUniform) from OpenCL C 2.0 by
  * clang-15 and llvm-spirv-15,
- * spec_constants.spv, nulls.spv, type_mismatch.spv and spirv14.spv from
+ * spec_constants.spv, nulls.spv, type_mismatch.spv, spirv14.spv and
+ * spirv16.spv from
  * SPIR-V assembly by spirv-as.
  * Usage:
  * cl_il_program DIR (the folder holding them). */
@@ -85,14 +86,15 @@ static void test_queries(void) {
   CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION,
                                    sizeof versions, versions, NULL));
   CHECK(strcmp(versions,
-               "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4") == 0);
+               "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4 "
+               "SPIR-V_1.5 SPIR-V_1.6") == 0);
   cl_name_version ils[8];
   size_t size = 0;
   CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION,
                                    sizeof ils, ils, &size));
-  CHECK_INT(5 * sizeof *ils, size);
-  CHECK(strcmp(ils[4].name, "SPIR-V") == 0 &&
-        ils[4].version == CL_MAKE_VERSION(1, 4, 0));
+  CHECK_INT(7 * sizeof *ils, size);
+  CHECK(strcmp(ils[6].name, "SPIR-V") == 0 &&
+        ils[6].version == CL_MAKE_VERSION(1, 6, 0));
   char extensions[4096] = "";
   CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS,
                                    sizeof extensions, extensions, NULL));
@@ -492,7 +494,7 @@ static void test_scalar_nulls(module nulls) {
   cl_program program = from_il(nulls);
   build(program, NULL);
   cl_kernel kernel = kernel_of(program, "nulls");
-  cl_uint words[2] = {5, 5};
+  cl_uint words[3] = {5, 5, 5};
   cl_ulong wide = 5;
   cl_double real = 5;
   cl_mem u = cl_test_buffer(context, sizeof words, words),
@@ -508,6 +510,7 @@ static void test_scalar_nulls(module nulls) {
   read_back(d, sizeof real, &real);
   CHECK_INT(0, words[0]);
   CHECK_INT(2, words[1]); /* a null bool is false */
+  CHECK_INT(0, words[2]); /* a null uchar */
   CHECK_INT(0, wide);
   CHECK(real == 0.0);
   clReleaseMemObject(u);
@@ -676,6 +679,65 @@ static void test_spirv14(module spirv14) {
   clReleaseProgram(program);
 }
 
+/* SPIR-V 1.5 and 1.6's additions for kernels run (clmux rewrites them
+ * too): pointer bitcasts both ways, a broadcast from a lane the kernel
+ * computes, uniform decorations, nontemporal image reads and writes. */
+static void test_spirv16(module spirv16) {
+  cl_program program = from_il(spirv16);
+  build(program, NULL);
+  cl_kernel kernel = kernel_of(program, "bitcasts");
+  enum { N = 32, LOCAL = 16 };
+  cl_uint out[N * 5];
+  memset(out, 0xff, sizeof out);
+  cl_mem o = cl_test_buffer(context, sizeof out, out);
+  clSetKernelArg(kernel, 0, sizeof o, &o);
+  size_t global = N, local = LOCAL;
+  run(kernel, 1, &global, &local);
+  read_back(o, sizeof out, out);
+  size_t bad = 0;
+  cl_uint size = out[4];
+  for (cl_uint g = 0; g < N; g++) {
+    const cl_uint *r = &out[g * 5];
+    cl_uint last = size ? g - g % size + size - 1 : 0;
+    bad += r[0] != 42 || r[1] != 42 || r[2] != 1 || r[3] != last ||
+           r[4] != size;
+  }
+  CHECK(bad == 0);
+  /* Vectorized: sub-groups of several work-items, so the broadcast reads
+   * another lane. */
+  CHECK(size > 1 && LOCAL % size == 0);
+  clReleaseMemObject(o);
+  clReleaseKernel(kernel);
+
+  kernel = kernel_of(program, "nontemporal_copy");
+  enum { W = 8 };
+  cl_float pixels[W * 4], copied[W * 4];
+  for (int i = 0; i < W * 4; i++) pixels[i] = (cl_float)i * 0.5f - 3.0f;
+  const cl_image_format format = {CL_RGBA, CL_FLOAT};
+  cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D,
+                        .image_width = W,
+                        .image_height = 1};
+  cl_int error = CL_SUCCESS;
+  cl_mem src = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             &format, &desc, pixels, &error);
+  CHECK_CL_SUCCESS(error);
+  cl_mem dst =
+      clCreateImage(context, CL_MEM_WRITE_ONLY, &format, &desc, NULL, &error);
+  CHECK_CL_SUCCESS(error);
+  clSetKernelArg(kernel, 0, sizeof src, &src);
+  clSetKernelArg(kernel, 1, sizeof dst, &dst);
+  global = W;
+  run(kernel, 1, &global, NULL);
+  size_t origin[3] = {0, 0, 0}, region[3] = {W, 1, 1};
+  CHECK_CL_SUCCESS(clEnqueueReadImage(queue, dst, CL_TRUE, origin, region, 0,
+                                      0, copied, 0, NULL, NULL));
+  CHECK(memcmp(pixels, copied, sizeof pixels) == 0);
+  clReleaseMemObject(src);
+  clReleaseMemObject(dst);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 /* ---- Bad input: an error or a build log, never a crash ---------------- */
 
 static void expect_invalid(const void *il, size_t size) {
@@ -742,10 +804,16 @@ static void test_bad_input(module kernels, module type_mismatch) {
 
   module changed = {malloc(kernels.size), kernels.size};
   REQUIRE(changed.bytes != NULL);
-  /* SPIR-V 1.5: newer than clmux reads. */
+  /* SPIR-V 1.7: no such version (yet). */
   memcpy(changed.bytes, kernels.bytes, kernels.size);
-  changed.bytes[5] = 5; /* the version word's minor byte */
-  expect_build_failure(changed, "SPIR-V 1.5");
+  changed.bytes[5] = 7; /* the version word's minor byte */
+  expect_invalid(changed.bytes, changed.size);
+  /* The same module as SPIR-V 1.6 builds and runs (1.6 takes every
+   * instruction of 1.0). */
+  changed.bytes[5] = 6;
+  cl_program newer = from_il(changed);
+  build(newer, NULL);
+  clReleaseProgram(newer);
   /* An opcode no SPIR-V has. */
   memcpy(changed.bytes, kernels.bytes, kernels.size);
   changed.bytes[20] = 0xfe; /* the first instruction: OpCapability */
@@ -894,6 +962,7 @@ int main(int argc, char **argv) {
   module nulls = read_module(argv[1], "nulls.spv");
   module type_mismatch = read_module(argv[1], "type_mismatch.spv");
   module spirv14 = read_module(argv[1], "spirv14.spv");
+  module spirv16 = read_module(argv[1], "spirv16.spv");
   module generic = read_module(argv[1], "generic.spv");
   module halves = read_module(argv[1], "half.spv");
   module sub_groups = read_module(argv[1], "sub_groups.spv");
@@ -903,6 +972,7 @@ int main(int argc, char **argv) {
   test_spec_constants(spec);
   test_scalar_nulls(nulls);
   test_spirv14(spirv14);
+  test_spirv16(spirv16);
   test_generic(generic);
   test_half(halves);
   test_sub_groups(sub_groups);
@@ -924,6 +994,7 @@ int main(int argc, char **argv) {
   free(nulls.bytes);
   free(type_mismatch.bytes);
   free(spirv14.bytes);
+  free(spirv16.bytes);
   free(generic.bytes);
   free(halves.bytes);
   free(sub_groups.bytes);

@@ -4,8 +4,8 @@
  * arguments, structs and vectors by value, tasks, many enqueues reusing
  * one specialization, barriers with __local arguments and variables,
  * builtin math, printf to stdout, integer division by zero and MIN / -1
- * (undefined results, but the process must survive), and the enqueue
- * errors. */
+ * (undefined results, but the process must survive), cl_khr_expect_assume's
+ * hints, and the enqueue errors. */
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -914,6 +914,47 @@ static void test_enqueue_errors(cl_program program) {
   CHECK_CL_SUCCESS(clReleaseMemObject(out));
 }
 
+/* cl_khr_expect_assume: its macro, __builtin_expect and __builtin_assume
+ * in OpenCL C 1.2 and 3.0 (hints: the results are the plain ones). */
+static void test_expect_assume(void) {
+  static const char text[] =
+      "#ifndef cl_khr_expect_assume\n"
+      "#error no cl_khr_expect_assume\n"
+      "#endif\n"
+      "kernel void hinted(global const int *in, global int *out, int n) {\n"
+      "  __builtin_assume(n > 0);\n"
+      "  int i = get_global_id(0);\n"
+      "  out[i] = __builtin_expect(in[i] > 3, 1) ? in[i] * n : -1;\n"
+      "}\n";
+  const char *options[] = {"", "-cl-std=CL3.0"};
+  for (int o = 0; o < 2; o++) {
+    cl_program program = cl_test_build(context, device, text, options[o]);
+    cl_int error = CL_SUCCESS;
+    cl_kernel kernel = clCreateKernel(program, "hinted", &error);
+    CHECK_CL_SUCCESS(error);
+    enum { N = 37 };
+    cl_int in[N], out[N];
+    for (int i = 0; i < N; i++) in[i] = i % 7;
+    cl_mem a = cl_test_buffer(context, sizeof in, in);
+    cl_mem b = cl_test_buffer(context, sizeof out, NULL);
+    cl_int n = 5;
+    CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof a, &a));
+    CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof b, &b));
+    CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof n, &n));
+    size_t global = N;
+    CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
+                                            NULL, 0, NULL, NULL));
+    read_back(b, sizeof out, out);
+    int bad = 0;
+    for (int i = 0; i < N; i++) bad += out[i] != (in[i] > 3 ? in[i] * n : -1);
+    CHECK_INT(0, bad);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+  }
+}
+
 int main(void) {
   device = cl_test_device();
   context = cl_test_context(device);
@@ -930,6 +971,7 @@ int main(void) {
   test_barriers(program);
   test_math(program);
   test_division();
+  test_expect_assume();
   test_uniform_loops();
   test_local_addresses();
   test_unsupported(program);
