@@ -55,6 +55,10 @@ static const extension extensions[] = {
     {"cl_khr_il_program", CL_MAKE_VERSION_KHR(1, 0, 0), clx_il_supported},
     {"cl_khr_spirv_no_integer_wrap_decoration", CL_MAKE_VERSION_KHR(1, 0, 0),
      clx_il_supported},
+    /* LinkOnceODR functions, which the translator reads as linkonce_odr
+     * and LLVM's linker merges. */
+    {"cl_khr_spirv_linkonce_odr", CL_MAKE_VERSION_KHR(1, 0, 0),
+     clx_il_supported},
     /* __builtin_expect and __builtin_assume in OpenCL C (frontend.c);
      * OpExpectKHR and OpAssumeTrueKHR, which the translator reads. */
     {"cl_khr_expect_assume", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},

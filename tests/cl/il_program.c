@@ -3,8 +3,8 @@
  * kernels.spv, linkage.spv and half.spv from OpenCL C 1.2, generic.spv and
  * sub_groups.spv (SPIR-V 1.3: GroupNonUniform) from OpenCL C 2.0 by
  * clang-15 and llvm-spirv-15,
- * spec_constants.spv, nulls.spv, type_mismatch.spv, spirv14.spv and
- * spirv16.spv from
+ * spec_constants.spv, nulls.spv, type_mismatch.spv, spirv14.spv,
+ * spirv16.spv, linkonce_lib.spv and linkonce_main.spv from
  * SPIR-V assembly by spirv-as.
  * Usage:
  * cl_il_program DIR (the folder holding them). */
@@ -379,6 +379,38 @@ static void test_linkage(module linkage) {
   clReleaseProgram(linked);
   clReleaseProgram(opencl_c);
   clReleaseProgram(spirv);
+}
+
+/* cl_khr_spirv_linkonce_odr: two SPIR-V objects that both define "twice"
+ * with LinkOnceODR linkage link into one program (one definition kept),
+ * beside an ordinary import. */
+static void test_linkonce(module lib, module main_half) {
+  cl_program halves[2] = {from_il(lib), from_il(main_half)};
+  for (int i = 0; i < 2; i++) {
+    CHECK_CL_SUCCESS(clCompileProgram(halves[i], 1, &device, NULL, 0, NULL,
+                                      NULL, NULL, NULL));
+  }
+  cl_int error = CL_SUCCESS;
+  cl_program linked =
+      clLinkProgram(context, 1, &device, NULL, 2, halves, NULL, NULL, &error);
+  CHECK_CL_SUCCESS(error);
+  REQUIRE(linked != NULL);
+  cl_kernel kernel = kernel_of(linked, "linkonce");
+  enum { N = 24 };
+  cl_uint out[N];
+  cl_mem b = cl_test_buffer(context, sizeof out, NULL);
+  clSetKernelArg(kernel, 0, sizeof b, &b);
+  size_t global = N;
+  run(kernel, 1, &global, NULL);
+  read_back(b, sizeof out, out);
+  int wrong = 0;
+  for (cl_uint i = 0; i < N; i++) wrong += out[i] != 3 * i + 100;
+  CHECK_INT(0, wrong);
+  clReleaseMemObject(b);
+  clReleaseKernel(kernel);
+  clReleaseProgram(linked);
+  clReleaseProgram(halves[0]);
+  clReleaseProgram(halves[1]);
 }
 
 /* ---- Specialization constants ----------------------------------------- */
@@ -963,12 +995,15 @@ int main(int argc, char **argv) {
   module type_mismatch = read_module(argv[1], "type_mismatch.spv");
   module spirv14 = read_module(argv[1], "spirv14.spv");
   module spirv16 = read_module(argv[1], "spirv16.spv");
+  module linkonce_lib = read_module(argv[1], "linkonce_lib.spv");
+  module linkonce_main = read_module(argv[1], "linkonce_main.spv");
   module generic = read_module(argv[1], "generic.spv");
   module halves = read_module(argv[1], "half.spv");
   module sub_groups = read_module(argv[1], "sub_groups.spv");
   test_queries();
   test_kernels(kernels);
   test_linkage(linkage);
+  test_linkonce(linkonce_lib, linkonce_main);
   test_spec_constants(spec);
   test_scalar_nulls(nulls);
   test_spirv14(spirv14);
@@ -995,6 +1030,8 @@ int main(int argc, char **argv) {
   free(type_mismatch.bytes);
   free(spirv14.bytes);
   free(spirv16.bytes);
+  free(linkonce_lib.bytes);
+  free(linkonce_main.bytes);
   free(generic.bytes);
   free(halves.bytes);
   free(sub_groups.bytes);
