@@ -150,8 +150,10 @@ static const char *const cc_fixed_args[] = {
     "-Wno-psabi",
     CC_EXTENSIONS,
     /* Clang has __builtin_expect and __builtin_assume in every version
-     * but no cl_khr_expect_assume of its own to enable. */
+     * but no cl_khr_expect_assume of its own to enable; sRGB writes are
+     * write_imagef's, which Clang knows for OpenCL C 2.0 on only. */
     "-Dcl_khr_expect_assume=1",
+    "-Dcl_khr_srgb_image_writes=1",
     "-D__OPENCL_VERSION__=" CC_STRING(CC_OPENCL_VERSION_MAJOR)
         CC_STRING(CC_OPENCL_VERSION_MINOR) "0",
     "-D__IMAGE_SUPPORT__=1",

@@ -1011,6 +1011,10 @@ bool clx_is_image(cl_mem mem);
 /* Whether the image's descriptor puts it over a buffer's bytes: a 1D
  * buffer image, or (cl_ext_image_from_buffer) any image given a buffer. */
 bool clx_image_over_buffer(const cl_image_desc *desc);
+/* Whether it is a 2D image over another 2D image (OpenCL 2.0: an sRGB or
+ * linear view of the same pixels); such a descriptor is also "over a
+ * buffer", its mem_object standing for the buffer. */
+bool clx_image_over_image(const cl_image_desc *desc);
 /* Whether `type` is one of the six image types. */
 bool clx_image_type_valid(cl_mem_object_type type);
 /* The descriptor with its pitches checked against the element size and

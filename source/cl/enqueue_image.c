@@ -244,6 +244,15 @@ static uint16_t float_to_half(float value) {
   return (uint16_t)(sign | result);
 }
 
+/* The sRGB transfer function (OpenCL 2.0, 8.3.2.1) of a linear value in
+ * [0, 1] (NaN gives 0). */
+static float linear_to_srgb(float value) {
+  if (!(value > 0.0f)) return 0.0f;
+  if (value > 1.0f) value = 1.0f;
+  return value < 0.0031308f ? value * 12.92f
+                            : 1.055f * powf(value, 1.0f / 2.4f) - 0.055f;
+}
+
 /* Normalized: clamp, scale, round to nearest even (NaN gives 0). */
 static long normalize(float value, float lo, float scale) {
   if (!(value > lo)) value = lo; /* also NaN */
@@ -351,11 +360,22 @@ static size_t encode_pixel(const cl_image_format* format, const void* color,
                            uint8_t pixel[16]) {
   static const int r[] = {0}, a[] = {3}, rg[] = {0, 1}, ra[] = {0, 3},
                    rgba[] = {0, 1, 2, 3}, bgra[] = {2, 1, 0, 3},
-                   argb[] = {3, 0, 1, 2};
+                   argb[] = {3, 0, 1, 2}, abgr[] = {3, 2, 1, 0};
   const int* channels = r;
   int count = 1;
   cl_channel_type type = format->image_channel_data_type;
+  float encoded[4];
   switch (format->image_channel_order) {
+    case CL_sRGBA:
+    case CL_sBGRA:
+    case CL_sRGBx:
+      /* The fill colour is linear: R, G and B are stored sRGB-encoded. */
+      memcpy(encoded, color, sizeof encoded);
+      for (int c = 0; c < 3; c++) encoded[c] = linear_to_srgb(encoded[c]);
+      color = encoded;
+      channels = format->image_channel_order == CL_sBGRA ? bgra : rgba;
+      count = 4;
+      break;
     case CL_A:
       channels = a;
       break;
@@ -378,6 +398,10 @@ static size_t encode_pixel(const cl_image_format* format, const void* color,
       break;
     case CL_ARGB:
       channels = argb;
+      count = 4;
+      break;
+    case CL_ABGR:
+      channels = abgr;
       count = 4;
       break;
     case CL_RGB:

@@ -67,7 +67,13 @@ size_t clx_image_element_size(const cl_image_format *format) {
       return normalized_or_float(type) ? channel : 0;
     case CL_BGRA:
     case CL_ARGB:
+    case CL_ABGR:
       return channel == 1 ? 4 : 0;
+    case CL_sRGBx:
+    case CL_sRGBA:
+    case CL_sBGRA:
+      /* sRGB colour (OpenCL 2.0) is stored as 8-bit unorm only. */
+      return type == CL_UNORM_INT8 ? 4 : 0;
     case CL_RGB:
     case CL_RGBx:
       /* Three channels exist only in the packed types. */
@@ -340,6 +346,53 @@ cl_int clx_image_layout(const cl_image_desc *desc, size_t element,
   return CL_SUCCESS;
 }
 
+bool clx_image_over_image(const cl_image_desc *desc) {
+  return desc->image_type == CL_MEM_OBJECT_IMAGE2D && desc->buffer &&
+         clx_is_image(desc->buffer);
+}
+
+/* A 2D image over another (OpenCL 2.0): the descriptor is the other's,
+ * but for a row pitch it may leave 0; the layout is the other's. */
+static cl_int check_view(const cl_image_desc *desc, const void *host_ptr,
+                         cl_image_desc *layout) {
+  const cl_image_desc *source = &desc->buffer->image_desc;
+  if (source->image_type != CL_MEM_OBJECT_IMAGE2D ||
+      desc->image_width != source->image_width ||
+      desc->image_height != source->image_height ||
+      (desc->image_row_pitch != 0 &&
+       desc->image_row_pitch != source->image_row_pitch) ||
+      desc->image_slice_pitch != 0 || desc->image_depth > 1 ||
+      desc->image_array_size > 1) {
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  }
+  if (host_ptr) return CL_INVALID_HOST_PTR;
+  *layout = *source;
+  layout->buffer = desc->buffer;
+  return CL_SUCCESS;
+}
+
+/* The orders a view may give an image's pixels: sRGB and linear of the
+ * same channels (OpenCL 2.0, 5.3.1), the type unchanged. */
+static bool view_format_allowed(const cl_image_format *view,
+                                const cl_image_format *source) {
+  static const cl_channel_order pairs[][2] = {{CL_sRGBA, CL_RGBA},
+                                              {CL_sBGRA, CL_BGRA},
+                                              {CL_sRGBx, CL_RGBx},
+                                              {CL_sRGB, CL_RGB}};
+  if (view->image_channel_data_type != source->image_channel_data_type) {
+    return false;
+  }
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    for (int side = 0; side < 2; side++) {
+      if (view->image_channel_order == pairs[i][side] &&
+          source->image_channel_order == pairs[i][!side]) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 /* CL_INVALID_IMAGE_DESCRIPTOR for what the descriptor itself gets wrong;
  * on success `layout` holds the descriptor with the pitches filled in. */
 static cl_int check_descriptor(const cl_image_desc *desc, size_t element,
@@ -355,13 +408,12 @@ static cl_int check_descriptor(const cl_image_desc *desc, size_t element,
     return CL_INVALID_IMAGE_DESCRIPTOR;
   }
   if (desc->buffer && !over_buffer) return CL_INVALID_IMAGE_DESCRIPTOR;
+  if (over_buffer && clx_image_over_image(desc)) {
+    return check_view(desc, host_ptr, layout);
+  }
   if (over_buffer && (!clx_valid(desc->buffer, clx_kind_mem) ||
                       desc->buffer->type != CL_MEM_OBJECT_BUFFER)) {
-    /* OpenCL 2.0 makes a 2D image over another image, which clmux does
-     * not offer: CL_INVALID_OPERATION, as for a missing feature. */
-    return desc->image_type == CL_MEM_OBJECT_IMAGE2D
-               ? CL_INVALID_OPERATION
-               : CL_INVALID_IMAGE_DESCRIPTOR;
+    return CL_INVALID_IMAGE_DESCRIPTOR;
   }
   /* Over a buffer the image has its bytes, not the host's. */
   if (over_buffer && host_ptr) return CL_INVALID_HOST_PTR;
@@ -446,6 +498,10 @@ static cl_int check_image(cl_context context, cl_mem_flags *flags,
   if (*element == 0) return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
   error = check_descriptor(desc, *element, host_ptr, layout);
   if (error != CL_SUCCESS) return error;
+  if (clx_image_over_image(desc) &&
+      !view_format_allowed(format, &desc->buffer->image_format)) {
+    return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+  }
   if (clx_image_over_buffer(desc)) {
     error = buffer_image_flags(desc->buffer, flags);
     if (error != CL_SUCCESS) return error;
@@ -528,16 +584,33 @@ static cl_int bind_mux_image(cl_mem image, mux_memory_t memory,
   return CL_SUCCESS;
 }
 
-/* An image over a buffer uses the bytes of its buffer (or of the
- * sub-buffer's parent, at the sub-buffer's origin) and holds the buffer. */
-static cl_int share_buffer(cl_mem image, cl_mem buffer) {
-  clx_hold(CLX_OBJ(buffer));
-  image->parent = buffer;
-  image->data = buffer->data;
-  cl_mem root = buffer->mux_memory ? buffer : buffer->parent;
-  uint64_t offset = buffer->mux_memory ? 0 : buffer->origin;
-  if (!root || !root->mux_memory) return CL_INVALID_MEM_OBJECT;
-  return bind_mux_image(image, root->mux_memory, offset);
+/* The Mux memory holding `mem`'s bytes and where they start in it: its
+ * own, or (sub-buffers, images over a buffer or an image) its parent's at
+ * the sub-buffer's origin. */
+static bool storage_of(cl_mem mem, mux_memory_t *memory, uint64_t *offset) {
+  uint64_t at = 0;
+  for (int depth = 0; mem && depth < 4; depth++) {
+    if (mem->mux_memory) {
+      *memory = mem->mux_memory;
+      *offset = at;
+      return true;
+    }
+    if (mem->type == CL_MEM_OBJECT_BUFFER) at += mem->origin;
+    mem = mem->parent;
+  }
+  return false;
+}
+
+/* An image over a buffer or another image uses that object's bytes and
+ * holds it. */
+static cl_int share_storage(cl_mem image, cl_mem source) {
+  clx_hold(CLX_OBJ(source));
+  image->parent = source;
+  image->data = source->data;
+  mux_memory_t memory = NULL;
+  uint64_t offset = 0;
+  if (!storage_of(source, &memory, &offset)) return CL_INVALID_MEM_OBJECT;
+  return bind_mux_image(image, memory, offset);
 }
 
 cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
@@ -565,7 +638,7 @@ cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
       image->flags |=
           layout.buffer->flags &
           (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR);
-      error = share_buffer(image, layout.buffer);
+      error = share_storage(image, layout.buffer);
     } else {
       error = clx_mem_allocate(image);
       if (error == CL_SUCCESS)
@@ -643,7 +716,9 @@ cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name,
       return clx_info(&image->image_format, sizeof(cl_image_format),
                       param_value_size, param_value, param_value_size_ret);
     case CL_IMAGE_BUFFER: {
-      cl_mem buffer = clx_image_over_buffer(d) ? d->buffer : NULL;
+      cl_mem buffer =
+          clx_image_over_buffer(d) && !clx_image_over_image(d) ? d->buffer
+                                                               : NULL;
       return clx_info(&buffer, sizeof(buffer), param_value_size, param_value,
                       param_value_size_ret);
     }

@@ -52,6 +52,8 @@ static uint32_t expected_pixel_size(mux_image_format_e format) {
     case MUX_ORDER_LUMINANCE: channels = 1; break;
     case MUX_ORDER_RG: case MUX_ORDER_RA: channels = 2; break;
     case MUX_ORDER_RGBA: case MUX_ORDER_BGRA: case MUX_ORDER_ARGB:
+    case MUX_ORDER_ABGR: case MUX_ORDER_sRGBA: case MUX_ORDER_sBGRA:
+    case MUX_ORDER_sRGBx:
       channels = 4; break;
   }
   switch (MUX_IMAGE_FORMAT_TYPE(format)) {

@@ -20,7 +20,9 @@ static uint stored_channels(uint order) {
   switch (order) {
     case CLK_RG: case CLK_RA: case CLK_RGx: return 2;
     case CLK_RGB: case CLK_RGBx: return 3;
-    case CLK_RGBA: case CLK_BGRA: case CLK_ARGB: return 4;
+    case CLK_RGBA: case CLK_BGRA: case CLK_ARGB: case CLK_ABGR:
+    case CLK_sRGBA: case CLK_sBGRA: case CLK_sRGBx:
+      return 4;
     default: return 1;
   }
 }
@@ -90,10 +92,11 @@ static int4 to_rgba(uint order, int4 m, int one) {
     case CLK_A: return (int4)(0, 0, 0, m.x);
     case CLK_RG: case CLK_RGx: return (int4)(m.x, m.y, 0, one);
     case CLK_RA: return (int4)(m.x, 0, 0, m.y);
-    case CLK_RGB: case CLK_RGBx: return (int4)(m.xyz, one);
-    case CLK_RGBA: return m;
-    case CLK_BGRA: return m.zyxw;
+    case CLK_RGB: case CLK_RGBx: case CLK_sRGBx: return (int4)(m.xyz, one);
+    case CLK_RGBA: case CLK_sRGBA: return m;
+    case CLK_BGRA: case CLK_sBGRA: return m.zyxw;
     case CLK_ARGB: return m.yzwx;
+    case CLK_ABGR: return m.wzyx;
     case CLK_INTENSITY: return m.xxxx;
     case CLK_LUMINANCE: return (int4)(m.xxx, one);
     default: /* CLK_R, CLK_Rx */ return (int4)(m.x, 0, 0, one);
@@ -104,7 +107,7 @@ static int4 to_rgba(uint order, int4 m, int one) {
  * orders without alpha, else transparent black. */
 static int4 border_color(uint order, int one) {
   bool opaque = order == CLK_R || order == CLK_RG || order == CLK_RGB ||
-                order == CLK_LUMINANCE;
+                order == CLK_LUMINANCE || order == CLK_sRGBx;
   return (int4)(0, 0, 0, opaque ? one : 0);
 }
 
@@ -115,10 +118,26 @@ static int4 border_color(uint order, int one) {
  * format and vectorized on the CL_RGBA/CL_FLOAT path. */
 int4 __clmux_cold_decode(const __global uchar *p, uint order, uint type,
                          bool as_float);
+static bool is_srgb(uint order) {
+  return order == CLK_sRGBA || order == CLK_sBGRA || order == CLK_sRGBx;
+}
+
+/* sRGB-encoded R, G and B as linear values (OpenCL 2.0, section 8.3.1.1:
+ * the sRGB transfer function); alpha is linear already. */
+static float4 srgb_to_linear(float4 c) {
+  float3 low = c.xyz / 12.92f;
+  float3 high = pow((c.xyz + 0.055f) / 1.055f, 2.4f);
+  return (float4)(select(high, low, isless(c.xyz, 0.04045f)), c.w);
+}
+
 int4 __clmux_cold_decode(const __global uchar *p, uint order, uint type,
                          bool as_float) {
   int4 m = load_channels(p, type, order);
-  if (as_float) m = as_int4(channels_to_float(type, m));
+  if (as_float) {
+    float4 f = channels_to_float(type, m);
+    if (is_srgb(order)) f = srgb_to_linear(f);
+    m = as_int4(f);
+  }
   return to_rgba(order, m, as_float ? FLOAT_ONE_BITS : 1);
 }
 

@@ -14,7 +14,9 @@ static uint stored_channels(uint order) {
   switch (order) {
     case CLK_RG: case CLK_RA: case CLK_RGx: return 2;
     case CLK_RGB: case CLK_RGBx: return 3;
-    case CLK_RGBA: case CLK_BGRA: case CLK_ARGB: return 4;
+    case CLK_RGBA: case CLK_BGRA: case CLK_ARGB: case CLK_ABGR:
+    case CLK_sRGBA: case CLK_sBGRA: case CLK_sRGBx:
+      return 4;
     default: return 1;
   }
 }
@@ -26,8 +28,9 @@ static int4 to_memory_order(uint order, int4 c) {
   switch (order) {
     case CLK_A: return c.wwww;
     case CLK_RA: return c.xwzw;
-    case CLK_BGRA: return c.zyxw;
+    case CLK_BGRA: case CLK_sBGRA: return c.zyxw;
     case CLK_ARGB: return c.wxyz;
+    case CLK_ABGR: return c.wzyx;
     default: return c;
   }
 }
@@ -130,8 +133,21 @@ static __global uchar *pixel_at(image_view v, int x, int y, int z, uint w,
  * format and vectorized on the CL_RGBA/CL_FLOAT path. */
 void __clmux_cold_encode(__global uchar *p, uint order, uint type,
                          int4 color, bool as_float, bool is_unsigned);
+/* Linear R, G and B as sRGB-encoded values (cl_khr_srgb_image_writes:
+ * the inverse of image_read.cl's), for 8-bit storage; alpha stays. */
+static float4 linear_to_srgb(float4 c) {
+  float3 v = clamp(select(c.xyz, (float3)0.0f, isnan(c.xyz)), 0.0f, 1.0f);
+  float3 low = v * 12.92f;
+  float3 high = 1.055f * pow(v, 1.0f / 2.4f) - 0.055f;
+  return (float4)(select(high, low, isless(v, 0.0031308f)), c.w);
+}
+
 void __clmux_cold_encode(__global uchar *p, uint order, uint type,
                          int4 color, bool as_float, bool is_unsigned) {
+  if (as_float &&
+      (order == CLK_sRGBA || order == CLK_sBGRA || order == CLK_sRGBx)) {
+    color = as_int4(linear_to_srgb(as_float4(color)));
+  }
   int4 m = to_memory_order(order, color);
   if (as_float) {
     m = float_to_channels(type, as_float4(m));

@@ -1,5 +1,6 @@
 /* clmux CPU target: image formats. A format is an OpenCL channel order and
- * channel type (see mux.h); this file knows which pairs OpenCL 1.2 allows,
+ * channel type (see mux.h); this file knows which pairs OpenCL allows (1.2's
+ * and 2.0's sRGB orders and ABGR),
  * how many bytes a pixel of each takes, and which ones the target offers. */
 #include "../target.h"
 #include "cpu.h"
@@ -74,7 +75,12 @@ uint32_t cpu_image_format_pixel_size(mux_image_format_e format) {
       return cpu_is_normalized_or_float(type) ? channel : 0;
     case MUX_ORDER_BGRA:
     case MUX_ORDER_ARGB:
+    case MUX_ORDER_ABGR:
       return channel == 1 ? 4 : 0;
+    case MUX_ORDER_sRGBx:
+    case MUX_ORDER_sRGBA:
+    case MUX_ORDER_sBGRA:
+      return type == MUX_TYPE_UNORM_INT8 ? 4 : 0;
     case MUX_ORDER_RGB:
     case MUX_ORDER_RGBx:
       /* OpenCL 1.2 has three-channel pixels only in the packed types. */
@@ -94,6 +100,7 @@ static const uint32_t cpu_all_plain_types[] = {
 static const uint32_t cpu_8bit_types[] = {
     MUX_TYPE_SNORM_INT8, MUX_TYPE_UNORM_INT8, MUX_TYPE_SIGNED_INT8,
     MUX_TYPE_UNSIGNED_INT8};
+static const uint32_t cpu_unorm8_type[] = {MUX_TYPE_UNORM_INT8};
 static const uint32_t cpu_normalized_or_float_types[] = {
     MUX_TYPE_UNORM_INT8, MUX_TYPE_UNORM_INT16, MUX_TYPE_SNORM_INT8,
     MUX_TYPE_SNORM_INT16, MUX_TYPE_HALF_FLOAT, MUX_TYPE_FLOAT};
@@ -112,6 +119,10 @@ static const struct cpu_format_group {
     {MUX_ORDER_RGBA, cpu_all_plain_types, CPU_COUNT_OF(cpu_all_plain_types)},
     {MUX_ORDER_BGRA, cpu_8bit_types, CPU_COUNT_OF(cpu_8bit_types)},
     {MUX_ORDER_ARGB, cpu_8bit_types, CPU_COUNT_OF(cpu_8bit_types)},
+    {MUX_ORDER_ABGR, cpu_8bit_types, CPU_COUNT_OF(cpu_8bit_types)},
+    {MUX_ORDER_sRGBA, cpu_unorm8_type, 1},
+    {MUX_ORDER_sBGRA, cpu_unorm8_type, 1},
+    {MUX_ORDER_sRGBx, cpu_unorm8_type, 1},
     {MUX_ORDER_INTENSITY, cpu_normalized_or_float_types,
      CPU_COUNT_OF(cpu_normalized_or_float_types)},
     {MUX_ORDER_LUMINANCE, cpu_normalized_or_float_types,
