@@ -463,17 +463,7 @@ static void check_globals(cl_program program) {
 static const char binary_path[] = "half.bin";
 
 static int child(void) {
-  FILE *file = fopen(binary_path, "rb");
-  REQUIRE(file);
-  static unsigned char binary[4 << 20];
-  size_t size = fread(binary, 1, sizeof binary, file);
-  fclose(file);
-  const unsigned char *pointer = binary;
-  cl_int status = CL_SUCCESS, error = CL_SUCCESS;
-  cl_program program = clCreateProgramWithBinary(context, 1, &device, &size,
-                                                 &pointer, &status, &error);
-  CHECK_CL_SUCCESS(error);
-  CHECK_CL_SUCCESS(clBuildProgram(program, 1, &device, NULL, NULL, NULL));
+  cl_program program = cl_test_load_binary(context, device, binary_path);
   check_narrow(program);
   check_vectors(program);
   clReleaseProgram(program);
@@ -494,17 +484,7 @@ int main(int argc, char **argv) {
   check_images(program);
   check_globals(program);
 
-  size_t size = 0;
-  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES,
-                                    sizeof size, &size, NULL));
-  unsigned char *binary = malloc(size);
-  REQUIRE(binary);
-  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary,
-                                    &binary, NULL));
-  FILE *file = fopen(binary_path, "wb");
-  REQUIRE(file && fwrite(binary, 1, size, file) == size);
-  fclose(file);
-  free(binary);
+  cl_test_save_binary(program, binary_path);
   clReleaseProgram(program);
   CHECK(cl_test_run_child(argv[0], "binary"));
   remove(binary_path);

@@ -928,34 +928,16 @@ static void test_mutations(module kernels) {
 static void write_binary(module kernels, const char *path) {
   cl_program program = from_il(kernels);
   build(program, NULL);
-  size_t size = 0;
-  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES,
-                                    sizeof size, &size, NULL));
-  unsigned char *bytes = malloc(size);
-  REQUIRE(bytes != NULL);
-  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bytes,
-                                    &bytes, NULL));
-  FILE *file = fopen(path, "wb");
-  REQUIRE(file && fwrite(bytes, 1, size, file) == size);
-  fclose(file);
-  free(bytes);
+  cl_test_save_binary(program, path);
   clReleaseProgram(program);
 }
 
 /* The child: the binary of a SPIR-V program runs in another process. */
 static int run_child(const char *path) {
-  module binary = read_path(path);
-  cl_int status = CL_SUCCESS, error = CL_SUCCESS;
-  const unsigned char *bytes = binary.bytes;
-  cl_program program = clCreateProgramWithBinary(
-      context, 1, &device, &binary.size, &bytes, &status, &error);
-  CHECK_CL_SUCCESS(error);
-  REQUIRE(program != NULL);
-  build(program, NULL);
+  cl_program program = cl_test_load_binary(context, device, path);
   test_collatz(program);
   test_group_sum(program);
   clReleaseProgram(program);
-  free(binary.bytes);
   return check_finish();
 }
 

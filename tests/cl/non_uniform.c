@@ -236,33 +236,12 @@ static const char *const binary_options[2] = {
 
 static void write_binary(int which) {
   cl_program program = build(binary_options[which]);
-  size_t size = 0;
-  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES,
-                                    sizeof size, &size, NULL));
-  unsigned char *binary = malloc(size);
-  REQUIRE(binary);
-  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary,
-                                    &binary, NULL));
-  FILE *file = fopen(binary_paths[which], "wb");
-  REQUIRE(file && fwrite(binary, 1, size, file) == size);
-  fclose(file);
-  free(binary);
+  cl_test_save_binary(program, binary_paths[which]);
   clReleaseProgram(program);
 }
 
 static cl_program load_binary(int which) {
-  FILE *file = fopen(binary_paths[which], "rb");
-  REQUIRE(file);
-  static unsigned char binary[1 << 20];
-  size_t size = fread(binary, 1, sizeof binary, file);
-  fclose(file);
-  const unsigned char *pointer = binary;
-  cl_int status = CL_SUCCESS, error = CL_SUCCESS;
-  cl_program program = clCreateProgramWithBinary(context, 1, &device, &size,
-                                                 &pointer, &status, &error);
-  CHECK_CL_SUCCESS(error);
-  CHECK_CL_SUCCESS(clBuildProgram(program, 1, &device, NULL, NULL, NULL));
-  return program;
+  return cl_test_load_binary(context, device, binary_paths[which]);
 }
 
 static int child(void) {

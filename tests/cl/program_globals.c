@@ -151,32 +151,12 @@ static const char *binary_path = "program_globals.bin";
 /* The program's binary, written for the child to load. */
 static void write_binary(void) {
   cl_program program = build("-cl-std=CL3.0");
-  size_t size = 0;
-  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES,
-                                    sizeof size, &size, NULL));
-  unsigned char *binary = malloc(size);
-  REQUIRE(binary);
-  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary,
-                                    &binary, NULL));
-  FILE *file = fopen(binary_path, "wb");
-  REQUIRE(file && fwrite(binary, 1, size, file) == size);
-  fclose(file);
-  free(binary);
+  cl_test_save_binary(program, binary_path);
   clReleaseProgram(program);
 }
 
 static int child(void) {
-  FILE *file = fopen(binary_path, "rb");
-  REQUIRE(file);
-  static unsigned char binary[1 << 20];
-  size_t size = fread(binary, 1, sizeof binary, file);
-  fclose(file);
-  const unsigned char *pointer = binary;
-  cl_int status = CL_SUCCESS, error = CL_SUCCESS;
-  cl_program program = clCreateProgramWithBinary(context, 1, &device, &size,
-                                                 &pointer, &status, &error);
-  CHECK_CL_SUCCESS(error);
-  CHECK_CL_SUCCESS(clBuildProgram(program, 1, &device, NULL, NULL, NULL));
+  cl_program program = cl_test_load_binary(context, device, binary_path);
   check_values(program, 0);
   check_fill(program);
   clReleaseProgram(program);

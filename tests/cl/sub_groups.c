@@ -753,17 +753,7 @@ static void check_device(void) {
 static const char binary_path[] = "sub_groups.bin";
 
 static int child(void) {
-  FILE *file = fopen(binary_path, "rb");
-  REQUIRE(file);
-  static unsigned char binary[1 << 20];
-  size_t size = fread(binary, 1, sizeof binary, file);
-  fclose(file);
-  const unsigned char *pointer = binary;
-  cl_int status = CL_SUCCESS, error = CL_SUCCESS;
-  cl_program program = clCreateProgramWithBinary(context, 1, &device, &size,
-                                                 &pointer, &status, &error);
-  CHECK_CL_SUCCESS(error);
-  CHECK_CL_SUCCESS(clBuildProgram(program, 1, &device, NULL, NULL, NULL));
+  cl_program program = cl_test_load_binary(context, device, binary_path);
   CHECK(check_collect(program, &types[0], &shapes[0]) > 1);
   check_collect(program, &types[0], &shapes[5]);
   check_stepped(program, &types[0], &shapes[1]);
@@ -805,17 +795,7 @@ int main(int argc, char **argv) {
   clReleaseProgram(program);
 
   program = build(&types[0], "");
-  size_t size = 0;
-  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES,
-                                    sizeof size, &size, NULL));
-  unsigned char *binary = malloc(size);
-  REQUIRE(binary);
-  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary,
-                                    &binary, NULL));
-  FILE *file = fopen(binary_path, "wb");
-  REQUIRE(file && fwrite(binary, 1, size, file) == size);
-  fclose(file);
-  free(binary);
+  cl_test_save_binary(program, binary_path);
   clReleaseProgram(program);
   CHECK(cl_test_run_child(argv[0], "binary"));
   remove(binary_path);

@@ -124,4 +124,44 @@ static inline bool cl_test_run_child(const char *self, const char *argument) {
          WEXITSTATUS(status) == 0;
 }
 
+/* Writes the binary of `program` (built for one device) to `path`, for a
+ * child (cl_test_run_child) to load. */
+static inline void cl_test_save_binary(cl_program program, const char *path) {
+  size_t size = 0;
+  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES,
+                                    sizeof size, &size, NULL));
+  unsigned char *binary = malloc(size);
+  REQUIRE(binary);
+  CHECK_CL_SUCCESS(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary,
+                                    &binary, NULL));
+  FILE *file = fopen(path, "wb");
+  REQUIRE(file && fwrite(binary, 1, size, file) == size);
+  fclose(file);
+  free(binary);
+}
+
+/* The program made from the binary at `path` and built for `device`. */
+static inline cl_program cl_test_load_binary(cl_context context,
+                                             cl_device_id device,
+                                             const char *path) {
+  FILE *file = fopen(path, "rb");
+  REQUIRE(file);
+  REQUIRE(fseek(file, 0, SEEK_END) == 0);
+  long length = ftell(file);
+  REQUIRE(length > 0 && fseek(file, 0, SEEK_SET) == 0);
+  size_t size = (size_t)length;
+  unsigned char *binary = malloc(size);
+  REQUIRE(binary && fread(binary, 1, size, file) == size);
+  fclose(file);
+  const unsigned char *pointer = binary;
+  cl_int status = CL_SUCCESS, error = CL_SUCCESS;
+  cl_program program = clCreateProgramWithBinary(context, 1, &device, &size,
+                                                 &pointer, &status, &error);
+  free(binary);
+  CHECK_CL_SUCCESS(error);
+  CHECK_CL_SUCCESS(status);
+  CHECK_CL_SUCCESS(clBuildProgram(program, 1, &device, NULL, NULL, NULL));
+  return program;
+}
+
 #endif /* CLMUX_TESTS_CL_TEST_H */
