@@ -742,9 +742,9 @@ struct _cl_program {
   atomic_uint kernels_attached;
   atomic_uint module_users;
   struct clx_retired *retired;
-  /* The block of the program's global variables (clx_program_globals),
-   * made for `globals_module` at its first launch; NULL if none yet. */
-  cl_mem globals;
+  /* The blocks of the program's global variables (clx_program_globals),
+   * one per device its kernels ran on, made for `globals_module`. */
+  struct clx_globals_block *globals;
   cc_module *globals_module;
   /* Specializations of `module`'s kernels, newest first (own lock: an
    * enqueue never waits on a query). */
@@ -769,12 +769,16 @@ void clx_program_set_build(cl_program program, cc_module *module,
 /* Whether kernels can be created: built-in, or a successfully built
  * executable (program.c). */
 bool clx_program_executable(cl_program program);
-/* The block of the program's global variables (OpenCL C 2.0 on), in *out,
- * made and given its initial values at the first call for the current
- * module (program_globals.c); NULL if the program has none.
+/* The block of the program's global variables (OpenCL C 2.0 on) on
+ * `device`, in *out, made and given its initial values at the first call
+ * for the device and the current module (program_globals.c): devices do
+ * not share the variables. NULL if the program has none.
  * CL_OUT_OF_RESOURCES (with a report to the context) when the values
  * cannot be laid out, CL_MEM_OBJECT_ALLOCATION_FAILURE. */
-cl_int clx_program_globals(cl_program program, cl_mem *out);
+cl_int clx_program_globals(cl_program program, cl_device_id device,
+                           cl_mem *out);
+/* Releases a list of blocks (program.c, when the module goes). */
+void clx_program_globals_free(struct clx_globals_block *blocks);
 /* Whether kernels of the program can run on `device`: executable, and its
  * last build was for the device or one it is a sub-device of (program.c). */
 bool clx_program_runs_on(cl_program program, cl_device_id device);

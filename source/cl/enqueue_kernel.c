@@ -213,7 +213,8 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
    * global variables, if it has any, and with bounds checks the record. */
   cl_mem globals = NULL;
   if (kernel->compiled) {
-    cl_int error = clx_program_globals(kernel->program, &globals);
+    cl_int error =
+        clx_program_globals(kernel->program, enqueue->queue->device, &globals);
     if (error != CL_SUCCESS) return error;
   }
   bool checked =

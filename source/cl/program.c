@@ -43,7 +43,7 @@ static void program_destroy(clx_object *object) {
   clx_specializations_destroy(program,
                               clx_program_take_specializations(program));
   free_retired(program, program->retired);
-  if (program->globals) clx_release(CLX_OBJ(program->globals));
+  clx_program_globals_free(program->globals);
   cc_module_destroy(program->module);
   clx_unhold(CLX_OBJ(program->context));
   free(program->devices);
@@ -347,7 +347,7 @@ void clx_program_set_build(cl_program program, cc_module *module,
   }
   program->module = module;
   /* The old module's variables go with it (launches hold their block). */
-  cl_mem old_globals = old ? program->globals : NULL;
+  struct clx_globals_block *old_globals = old ? program->globals : NULL;
   if (old) {
     program->globals = NULL;
     program->globals_module = NULL;
@@ -364,7 +364,7 @@ void clx_program_set_build(cl_program program, cc_module *module,
     clx_specializations_destroy(program, old_specializations);
     cc_module_destroy(old);
   }
-  if (old_globals) clx_release(CLX_OBJ(old_globals));
+  clx_program_globals_free(old_globals);
   free(old_binary);
 }
 

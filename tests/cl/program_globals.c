@@ -2,8 +2,8 @@
  * initial values of every kind (scalars, arrays, structs, pointers to
  * other variables), kept from launch to launch and shared by the
  * program's kernels, static __global variables in functions, a kernel
- * with barriers, bounds-checked builds, separate storage per program, a
- * rebuild that starts again from the initial values, the total size
+ * with barriers, bounds-checked builds, separate storage per program and
+ * per device (two sub-devices of one context), a rebuild that starts again from the initial values, the total size
  * query, and a program reloaded from its binary in another process. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include "cl_test.h"
@@ -146,6 +146,57 @@ static void test_programs(void) {
   clReleaseProgram(old);
 }
 
+/* Two sub-devices in one context, one program built for both: each has
+ * its own variables (OpenCL C: not shared across devices). Three bumps on
+ * the first and one on the second leave 8 and 6 there. */
+static void test_per_device(void) {
+  cl_uint units = 0;
+  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS,
+                                   sizeof units, &units, NULL));
+  if (units < 2) return; /* nothing to partition */
+  const cl_device_partition_property one_each[] = {
+      CL_DEVICE_PARTITION_BY_COUNTS, 1, 1,
+      CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+  cl_device_id parts[2];
+  cl_uint count = 0;
+  CHECK_CL_SUCCESS(clCreateSubDevices(device, one_each, 2, parts, &count));
+  REQUIRE(count == 2);
+  cl_int error = CL_SUCCESS;
+  cl_context both = clCreateContext(NULL, 2, parts, NULL, NULL, &error);
+  CHECK_CL_SUCCESS(error);
+  cl_program program = clCreateProgramWithSource(
+      both, 1, (const char *[]){source}, NULL, &error);
+  CHECK_CL_SUCCESS(error);
+  CHECK_CL_SUCCESS(
+      clBuildProgram(program, 2, parts, "-cl-std=CL3.0", NULL, NULL));
+  cl_kernel kernel = clCreateKernel(program, "bump", &error);
+  CHECK_CL_SUCCESS(error);
+  cl_mem out = clCreateBuffer(both, CL_MEM_READ_WRITE, 6 * sizeof(cl_long),
+                              NULL, &error);
+  CHECK_CL_SUCCESS(error);
+  CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof out, &out));
+  cl_long counters[2] = {0, 0};
+  for (int d = 0; d < 2; d++) {
+    cl_command_queue q = clCreateCommandQueue(both, parts[d], 0, &error);
+    CHECK_CL_SUCCESS(error);
+    size_t global = 4;
+    for (int i = 0; i < (d == 0 ? 3 : 1); i++) {
+      CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global,
+                                              NULL, 0, NULL, NULL));
+    }
+    CHECK_CL_SUCCESS(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof(cl_long),
+                                         &counters[d], 0, NULL, NULL));
+    clReleaseCommandQueue(q);
+  }
+  CHECK_INT(8, (int)counters[0]);
+  CHECK_INT(6, (int)counters[1]);
+  clReleaseMemObject(out);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  clReleaseContext(both);
+  for (int i = 0; i < 2; i++) clReleaseDevice(parts[i]);
+}
+
 static const char *binary_path = "program_globals.bin";
 
 /* The program's binary, written for the child to load. */
@@ -169,6 +220,7 @@ int main(int argc, char **argv) {
   queue = cl_test_queue(context, device, 0);
   if (argc > 2 && strcmp(argv[1], "--child") == 0) return child();
   test_programs();
+  test_per_device();
   write_binary();
   CHECK(cl_test_run_child(argv[0], "binary"));
   remove(binary_path);
