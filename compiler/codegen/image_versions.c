@@ -19,9 +19,10 @@
 #define LOAD_VIEW "__clmux_image_load_view"
 
 bool cc_is_image_type(const char *name, size_t length) {
-  static const char *const images[] = {"image1d_t",       "image1d_buffer_t",
-                                       "image1d_array_t", "image2d_t",
-                                       "image2d_array_t", "image3d_t"};
+  static const char *const images[] = {
+      "image1d_t",       "image1d_buffer_t", "image1d_array_t",
+      "image2d_t",       "image2d_array_t",  "image3d_t",
+      "image2d_depth_t", "image2d_array_depth_t"};
   const char *space = memchr(name, ' ', length);
   if (space) {
     length -= (size_t)(space + 1 - name);

@@ -44,7 +44,7 @@ static const char cc_prelude[] =
   "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics," \
   "+cl_khr_byte_addressable_store,+cl_khr_fp64,"                         \
   "+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"          \
-  "+cl_khr_3d_image_writes,+cl_khr_fp16"
+  "+cl_khr_3d_image_writes,+cl_khr_fp16,+cl_khr_depth_images"
 
 /* OpenCL C 3.0's optional features the CPU device has: images (3D writes
  * and read-write images too), doubles, 64-bit integers, C11-style atomics of every order and

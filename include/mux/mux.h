@@ -240,7 +240,9 @@ typedef enum mux_image_tiling_e {
 #define MUX_ORDER_Rx 0x10BA
 #define MUX_ORDER_RGx 0x10BB
 #define MUX_ORDER_RGBx 0x10BC
-/* OpenCL 2.0's: sRGB-encoded colour (the alpha linear) and ABGR. */
+/* OpenCL 2.0's: depth (cl_khr_depth_images), sRGB-encoded colour (the
+ * alpha linear) and ABGR. */
+#define MUX_ORDER_DEPTH 0x10BD
 #define MUX_ORDER_sRGBx 0x10C0
 #define MUX_ORDER_sRGBA 0x10C1
 #define MUX_ORDER_sBGRA 0x10C2

@@ -56,6 +56,8 @@ size_t clx_image_element_size(const cl_image_format *format) {
     case CL_A:
     case CL_Rx:
       return channel;
+    case CL_DEPTH:
+      return type == CL_FLOAT || type == CL_UNORM_INT16 ? channel : 0;
     case CL_RG:
     case CL_RA:
     case CL_RGx:

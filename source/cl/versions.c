@@ -38,6 +38,8 @@ static const extension extensions[] = {
     {"cl_khr_3d_image_writes", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     /* Kernels write the sRGB orders (image_write.cl), as they read them. */
     {"cl_khr_srgb_image_writes", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    /* CL_DEPTH 2D images and arrays, image2d_depth_t and its functions. */
+    {"cl_khr_depth_images", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     /* Images of every kind over a buffer, and what they need (image.c,
      * image_requirements.c). */

@@ -49,7 +49,7 @@ static uint32_t expected_pixel_size(mux_image_format_e format) {
   uint32_t channels = 0, bytes = 0;
   switch (MUX_IMAGE_FORMAT_ORDER(format)) {
     case MUX_ORDER_R: case MUX_ORDER_A: case MUX_ORDER_INTENSITY:
-    case MUX_ORDER_LUMINANCE: channels = 1; break;
+    case MUX_ORDER_LUMINANCE: case MUX_ORDER_DEPTH: channels = 1; break;
     case MUX_ORDER_RG: case MUX_ORDER_RA: channels = 2; break;
     case MUX_ORDER_RGBA: case MUX_ORDER_BGRA: case MUX_ORDER_ARGB:
     case MUX_ORDER_ABGR: case MUX_ORDER_sRGBA: case MUX_ORDER_sBGRA:
@@ -113,6 +113,16 @@ static void test_supported_formats(void) {
             device, types[t], mux_allocation_type_alloc_host, 2, few, &total));
         CHECK(total == count);
         CHECK(few[0] == formats[0] && few[1] == formats[1] && few[2] == 0);
+      } else if (types[t] == mux_image_type_2d) {
+        /* The 1D list and the two depth formats (2D and 2D arrays only). */
+        int depth = 0;
+        for (uint32_t i = 0; i < count; i++) {
+          depth += MUX_IMAGE_FORMAT_ORDER(formats[i]) == MUX_ORDER_DEPTH;
+        }
+        CHECK(depth == 2 && count == first_count + 2);
+        for (uint32_t i = 0; i < first_count; i++) {
+          CHECK(contains(formats, count, first[i]));
+        }
       } else {
         CHECK(count == first_count &&
               memcmp(first, formats, count * sizeof(formats[0])) == 0);

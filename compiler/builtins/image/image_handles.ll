@@ -33,6 +33,30 @@ define ptr addrspace(1) @_Z18__clmux_image_view20ocl_image1d_array_wo(ptr addrsp
   ret ptr addrspace(1) %image
 }
 
+define ptr addrspace(1) @_Z18__clmux_image_view20ocl_image2d_depth_ro(ptr addrspace(1) %image) #0 {
+  ret ptr addrspace(1) %image
+}
+
+define ptr addrspace(1) @_Z18__clmux_image_view20ocl_image2d_depth_wo(ptr addrspace(1) %image) #0 {
+  ret ptr addrspace(1) %image
+}
+
+define ptr addrspace(1) @_Z18__clmux_image_view20ocl_image2d_depth_rw(ptr addrspace(1) %image) #0 {
+  ret ptr addrspace(1) %image
+}
+
+define ptr addrspace(1) @_Z18__clmux_image_view26ocl_image2d_array_depth_ro(ptr addrspace(1) %image) #0 {
+  ret ptr addrspace(1) %image
+}
+
+define ptr addrspace(1) @_Z18__clmux_image_view26ocl_image2d_array_depth_wo(ptr addrspace(1) %image) #0 {
+  ret ptr addrspace(1) %image
+}
+
+define ptr addrspace(1) @_Z18__clmux_image_view26ocl_image2d_array_depth_rw(ptr addrspace(1) %image) #0 {
+  ret ptr addrspace(1) %image
+}
+
 define ptr addrspace(1) @_Z18__clmux_image_view14ocl_image2d_ro(ptr addrspace(1) %image) #0 {
   ret ptr addrspace(1) %image
 }

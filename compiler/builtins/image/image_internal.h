@@ -44,6 +44,13 @@ CLMUX_IMAGE_VIEW(read_write image1d_array_t)
 CLMUX_IMAGE_VIEW(read_write image2d_t)
 CLMUX_IMAGE_VIEW(read_write image2d_array_t)
 CLMUX_IMAGE_VIEW(read_write image3d_t)
+/* cl_khr_depth_images: one channel, read and written as a float. */
+CLMUX_IMAGE_VIEW(read_only image2d_depth_t)
+CLMUX_IMAGE_VIEW(write_only image2d_depth_t)
+CLMUX_IMAGE_VIEW(read_write image2d_depth_t)
+CLMUX_IMAGE_VIEW(read_only image2d_array_depth_t)
+CLMUX_IMAGE_VIEW(write_only image2d_array_depth_t)
+CLMUX_IMAGE_VIEW(read_write image2d_array_depth_t)
 #undef CLMUX_IMAGE_VIEW
 
 /* Copies *view into *out with loads the optimizer may treat as invariant

@@ -13,7 +13,10 @@
   M(read_only, image3d_t) M(write_only, image3d_t)                          \
   M(read_write, image1d_t) M(read_write, image1d_buffer_t)                  \
   M(read_write, image1d_array_t) M(read_write, image2d_t)                   \
-  M(read_write, image2d_array_t) M(read_write, image3d_t)
+  M(read_write, image2d_array_t) M(read_write, image3d_t)                  \
+  M(read_only, image2d_depth_t) M(write_only, image2d_depth_t)              \
+  M(read_write, image2d_depth_t) M(read_only, image2d_array_depth_t)        \
+  M(write_only, image2d_array_depth_t) M(read_write, image2d_array_depth_t)
 
 #define EVERY_IMAGE_QUERIES(A, T)                                           \
   CLMUX_OVL int get_image_width(A T image) {                                \
@@ -41,6 +44,12 @@ HEIGHT_QUERIES(write_only, image3d_t)
 HEIGHT_QUERIES(read_write, image2d_t)
 HEIGHT_QUERIES(read_write, image2d_array_t)
 HEIGHT_QUERIES(read_write, image3d_t)
+HEIGHT_QUERIES(read_only, image2d_depth_t)
+HEIGHT_QUERIES(write_only, image2d_depth_t)
+HEIGHT_QUERIES(read_write, image2d_depth_t)
+HEIGHT_QUERIES(read_only, image2d_array_depth_t)
+HEIGHT_QUERIES(write_only, image2d_array_depth_t)
+HEIGHT_QUERIES(read_write, image2d_array_depth_t)
 
 #define DIM2_QUERY(A, T)                                                    \
   CLMUX_OVL int2 get_image_dim(A T image) {                                 \
@@ -53,6 +62,12 @@ DIM2_QUERY(read_only, image2d_array_t)
 DIM2_QUERY(write_only, image2d_array_t)
 DIM2_QUERY(read_write, image2d_t)
 DIM2_QUERY(read_write, image2d_array_t)
+DIM2_QUERY(read_only, image2d_depth_t)
+DIM2_QUERY(write_only, image2d_depth_t)
+DIM2_QUERY(read_write, image2d_depth_t)
+DIM2_QUERY(read_only, image2d_array_depth_t)
+DIM2_QUERY(write_only, image2d_array_depth_t)
+DIM2_QUERY(read_write, image2d_array_depth_t)
 
 #define IMAGE3D_QUERIES(A)                                                  \
   CLMUX_OVL int get_image_depth(A image3d_t image) {                        \
@@ -77,3 +92,6 @@ ARRAY_SIZE_QUERY(read_only, image2d_array_t)
 ARRAY_SIZE_QUERY(write_only, image2d_array_t)
 ARRAY_SIZE_QUERY(read_write, image1d_array_t)
 ARRAY_SIZE_QUERY(read_write, image2d_array_t)
+ARRAY_SIZE_QUERY(read_only, image2d_array_depth_t)
+ARRAY_SIZE_QUERY(write_only, image2d_array_depth_t)
+ARRAY_SIZE_QUERY(read_write, image2d_array_depth_t)

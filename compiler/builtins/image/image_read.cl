@@ -453,6 +453,40 @@ static int4 load_2d_layer(image_view v, uint sampler, int2 xy, int layer,
     return AS(load_3d(v, 0, c.x, c.y, c.z, F));                             \
   }
 
+/* Depth images (cl_khr_depth_images): the one channel of read_imagef. */
+#define DEPTH(bits) as_float4(bits).x
+CLMUX_OVL float read_imagef(read_only image2d_depth_t im, sampler_t s,
+                            float2 c) {
+  OPEN(im);
+  return DEPTH(sample_2d(v, BITS(s), c, 0, true));
+}
+CLMUX_OVL float read_imagef(read_only image2d_depth_t im, sampler_t s,
+                            int2 c) {
+  OPEN(im);
+  return DEPTH(load_3d(v, BITS(s), c.x, c.y, 0, true));
+}
+CLMUX_OVL float read_imagef(read_only image2d_array_depth_t im, sampler_t s,
+                            float4 c) {
+  OPEN(im);
+  return DEPTH(sample_2d(v, BITS(s), c.xy, layer_of(v, c.z), true));
+}
+CLMUX_OVL float read_imagef(read_only image2d_array_depth_t im, sampler_t s,
+                            int4 c) {
+  OPEN(im);
+  return DEPTH(load_2d_layer(v, BITS(s), c.xy, layer_of_int(v, c.z), true));
+}
+#define DEPTH_SAMPLERLESS(A)                                                \
+  CLMUX_OVL float read_imagef(A image2d_depth_t im, int2 c) {               \
+    OPEN(im);                                                               \
+    return DEPTH(load_3d(v, 0, c.x, c.y, 0, true));                         \
+  }                                                                         \
+  CLMUX_OVL float read_imagef(A image2d_array_depth_t im, int4 c) {         \
+    OPEN(im);                                                               \
+    return DEPTH(load_2d_layer(v, 0, c.xy, layer_of_int(v, c.z), true));    \
+  }
+DEPTH_SAMPLERLESS(read_only)
+DEPTH_SAMPLERLESS(read_write)
+
 READS(f, float4, as_float4, true)
 READS(i, int4, , false)
 READS(ui, uint4, as_uint4, false)

@@ -217,5 +217,10 @@ static __global uchar *at_3d(image_view v, int4 c) {
 #define PUT_INT(v, p, color) put_ints(v, p, color, false)
 #define PUT_UINT(v, p, color) put_ints(v, p, as_int4(color), true)
 WRITES(f, float4, put_float)
+/* Depth images (cl_khr_depth_images) take the one channel's float. */
+#define PUT_DEPTH(v, p, depth)                                              \
+  put_float(v, p, (float4)(depth, 0.0f, 0.0f, 1.0f))
+WRITE_ONE(image2d_depth_t, int2, at_2d, f, float, PUT_DEPTH)
+WRITE_ONE(image2d_array_depth_t, int4, at_2d_array, f, float, PUT_DEPTH)
 WRITES(i, int4, PUT_INT)
 WRITES(ui, uint4, PUT_UINT)

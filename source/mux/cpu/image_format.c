@@ -64,6 +64,9 @@ uint32_t cpu_image_format_pixel_size(mux_image_format_e format) {
     case MUX_ORDER_A:
     case MUX_ORDER_Rx:
       return channel;
+    case MUX_ORDER_DEPTH:
+      return type == MUX_TYPE_FLOAT || type == MUX_TYPE_UNORM_INT16 ? channel
+                                                                    : 0;
     case MUX_ORDER_RG:
     case MUX_ORDER_RA:
     case MUX_ORDER_RGx:
@@ -101,6 +104,8 @@ static const uint32_t cpu_8bit_types[] = {
     MUX_TYPE_SNORM_INT8, MUX_TYPE_UNORM_INT8, MUX_TYPE_SIGNED_INT8,
     MUX_TYPE_UNSIGNED_INT8};
 static const uint32_t cpu_unorm8_type[] = {MUX_TYPE_UNORM_INT8};
+static const uint32_t cpu_depth_types[] = {MUX_TYPE_UNORM_INT16,
+                                           MUX_TYPE_FLOAT};
 static const uint32_t cpu_normalized_or_float_types[] = {
     MUX_TYPE_UNORM_INT8, MUX_TYPE_UNORM_INT16, MUX_TYPE_SNORM_INT8,
     MUX_TYPE_SNORM_INT16, MUX_TYPE_HALF_FLOAT, MUX_TYPE_FLOAT};
@@ -123,14 +128,17 @@ static const struct cpu_format_group {
     {MUX_ORDER_sRGBA, cpu_unorm8_type, 1},
     {MUX_ORDER_sBGRA, cpu_unorm8_type, 1},
     {MUX_ORDER_sRGBx, cpu_unorm8_type, 1},
+    /* 2D images and 2D arrays only (cl_khr_depth_images). */
+    {MUX_ORDER_DEPTH, cpu_depth_types, CPU_COUNT_OF(cpu_depth_types)},
     {MUX_ORDER_INTENSITY, cpu_normalized_or_float_types,
      CPU_COUNT_OF(cpu_normalized_or_float_types)},
     {MUX_ORDER_LUMINANCE, cpu_normalized_or_float_types,
      CPU_COUNT_OF(cpu_normalized_or_float_types)},
 };
 
-/* Every image type and allocation type supports the same list: images are
- * plain host memory whatever their shape. */
+/* Every image type and allocation type supports the same list (images
+ * are plain host memory whatever their shape), but for depth images, which
+ * are 2D (and 2D arrays, the same Mux type) only. */
 mux_result_t cpuGetSupportedImageFormats(mux_device_t device,
                                          mux_image_type_e image_type,
                                          mux_allocation_type_e allocation_type,
@@ -138,11 +146,13 @@ mux_result_t cpuGetSupportedImageFormats(mux_device_t device,
                                          mux_image_format_e *out_formats,
                                          uint32_t *out_count) {
   (void)device;
-  (void)image_type;
   (void)allocation_type;
   uint32_t total = 0;
   for (size_t g = 0; g < CPU_COUNT_OF(cpu_supported_groups); g++) {
     const struct cpu_format_group *group = &cpu_supported_groups[g];
+    if (group->order == MUX_ORDER_DEPTH && image_type != mux_image_type_2d) {
+      continue;
+    }
     for (uint32_t t = 0; t < group->type_count; t++, total++) {
       if (out_formats && total < count) {
         out_formats[total] = MUX_IMAGE_FORMAT(group->order, group->types[t]);
