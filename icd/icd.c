@@ -19,7 +19,8 @@ static cl_int CL_API_CALL get_platform_ids(cl_uint num_entries,
 }
 
 /* The ICD's own functions, cl_khr_il_program's,
- * cl_ext_image_requirements_info's and cl_khr_command_buffer's.
+ * cl_ext_image_requirements_info's, cl_khr_suggested_local_work_size's
+ * and cl_khr_command_buffer's.
  * ocl-icd also asks for clGetPlatformInfo this way (the library exports no core
  * entry point) and ignores the ICD if it gets NULL. */
 void *CL_API_CALL clx_icd_extension_function(const char *func_name) {
@@ -35,6 +36,9 @@ void *CL_API_CALL clx_icd_extension_function(const char *func_name) {
   }
   if (strcmp(func_name, "clGetImageRequirementsInfoEXT") == 0) {
     return (void *)clx_get_image_requirements_info;
+  }
+  if (strcmp(func_name, "clGetKernelSuggestedLocalWorkSizeKHR") == 0) {
+    return (void *)clx_get_kernel_suggested_local_work_size;
   }
   return clx_command_buffer_function(func_name);
 }

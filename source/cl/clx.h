@@ -1038,6 +1038,11 @@ typedef struct clx_image_extent {
 } clx_image_extent;
 void clx_image_max_extent(cl_context context, cl_mem_object_type type,
                           clx_image_extent *max);
+/* cl_khr_suggested_local_work_size's query (enqueue_kernel.c). */
+cl_int CL_API_CALL clx_get_kernel_suggested_local_work_size(
+    cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    size_t *suggested_local_work_size);
 /* cl_ext_image_requirements_info's query (image_requirements.c). */
 cl_int CL_API_CALL clx_get_image_requirements_info(
     cl_context context, const cl_mem_properties *properties,

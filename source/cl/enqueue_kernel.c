@@ -283,6 +283,33 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
   return mux_error_to_cl(result);
 }
 
+/* cl_khr_suggested_local_work_size: the local size an enqueue of the
+ * kernel with these sizes and no local size would run with, after the
+ * checks that enqueue makes of the queue, kernel, arguments and sizes. */
+cl_int CL_API_CALL clx_get_kernel_suggested_local_work_size(
+    cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    size_t *suggested_local_work_size) {
+  if (!clx_valid(queue, clx_kind_command_queue)) {
+    return CL_INVALID_COMMAND_QUEUE;
+  }
+  if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;
+  if (queue->context != kernel->program->context) return CL_INVALID_CONTEXT;
+  if (!clx_program_runs_on(kernel->program, queue->device)) {
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  }
+  cl_int error = check_args(kernel, queue->device);
+  if (error != CL_SUCCESS) return error;
+  if (!suggested_local_work_size) return CL_INVALID_VALUE;
+  size_t local[3];
+  error = clx_check_work_sizes(queue->device, kernel, work_dim,
+                               global_work_offset, global_work_size, NULL,
+                               local);
+  if (error != CL_SUCCESS) return error;
+  for (cl_uint d = 0; d < work_dim; d++) suggested_local_work_size[d] = local[d];
+  return CL_SUCCESS;
+}
+
 /* An NDRange into a queue or a command buffer; `mutable` (command buffers
  * only, else NULL) asks for a mutable command. */
 static cl_int enqueue_ndrange(const clx_destination *to, cl_kernel kernel,
