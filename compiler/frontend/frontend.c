@@ -154,6 +154,9 @@ static const char *const cc_fixed_args[] = {
      * write_imagef's, which Clang knows for OpenCL C 2.0 on only. */
     "-Dcl_khr_expect_assume=1",
     "-Dcl_khr_srgb_image_writes=1",
+    /* Clang declares cl_khr_extended_bit_ops's functions (the builtin
+     * library's integer/extended_bit_ops.cl) when its macro is defined. */
+    "-Dcl_khr_extended_bit_ops=1",
     "-D__OPENCL_VERSION__=" CC_STRING(CC_OPENCL_VERSION_MAJOR)
         CC_STRING(CC_OPENCL_VERSION_MINOR) "0",
     "-D__IMAGE_SUPPORT__=1",

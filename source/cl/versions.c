@@ -66,6 +66,9 @@ static const extension extensions[] = {
     /* __builtin_expect and __builtin_assume in OpenCL C (frontend.c);
      * OpExpectKHR and OpAssumeTrueKHR, which the translator reads. */
     {"cl_khr_expect_assume", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    /* bitfield_insert, _extract_signed/_unsigned and bit_reverse
+     * (compiler/builtins/integer/extended_bit_ops.cl). */
+    {"cl_khr_extended_bit_ops", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     /* clGetKernelSuggestedLocalWorkSizeKHR (enqueue_kernel.c). */
     {"cl_khr_suggested_local_work_size", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_command_buffer", CL_MAKE_VERSION_KHR(0, 9, 8), NULL},
