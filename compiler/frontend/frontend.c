@@ -54,7 +54,7 @@ static const char cc_prelude[] =
  * address space (compiler/builtins/generic_calls.c, and to_global & co.
  * in codegen) and program-scope global variables (codegen's
  * program_globals.c), sub-groups (compiler/builtins/sub_group, across the
- * vectorizer's lanes). Clang takes the first nine as extensions
+ * vectorizer's lanes), cl_khr_integer_dot_product's 8-bit dot products. Clang takes the first nine as extensions
  * (-cl-ext); the others are macros only its headers and builtin
  * declarations read (-D). */
 enum { CC_FEATURES_AS_EXTENSIONS = 9 };
@@ -72,6 +72,8 @@ const char *const cc_opencl_c_features[] = {
     "__opencl_c_atomic_scope_device",
     "__opencl_c_atomic_scope_all_devices",
     "__opencl_c_work_group_collective_functions",
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
 };
 const size_t cc_opencl_c_feature_count =
     sizeof cc_opencl_c_features / sizeof *cc_opencl_c_features;
@@ -157,6 +159,11 @@ static const char *const cc_fixed_args[] = {
     /* Clang declares cl_khr_extended_bit_ops's functions (the builtin
      * library's integer/extended_bit_ops.cl) when its macro is defined. */
     "-Dcl_khr_extended_bit_ops=1",
+    /* cl_khr_integer_dot_product's features, in every OpenCL C version
+     * (integer/integer_dot_product.cl); listed in cc_opencl_c_features
+     * too, for CL_DEVICE_OPENCL_C_FEATURES. */
+    "-D__opencl_c_integer_dot_product_input_4x8bit=1",
+    "-D__opencl_c_integer_dot_product_input_4x8bit_packed=1",
     "-D__OPENCL_VERSION__=" CC_STRING(CC_OPENCL_VERSION_MAJOR)
         CC_STRING(CC_OPENCL_VERSION_MINOR) "0",
     "-D__IMAGE_SUPPORT__=1",

@@ -150,6 +150,20 @@ cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
       if (v.z == 0) v.z = 1;
       size = sizeof(size_t);
       break;
+    /* cl_khr_integer_dot_product: both input kinds; plain integer code,
+     * so no form is said to be faster than the same arithmetic by hand. */
+    case CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR:
+      v.bits = CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR |
+               CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR;
+      size = sizeof(cl_bitfield);
+      break;
+    case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR:
+    case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR: {
+      cl_device_integer_dot_product_acceleration_properties_khr none;
+      memset(&none, 0, sizeof none);
+      return clx_info(&none, sizeof none, param_value_size, param_value,
+                      param_value_size_ret);
+    }
     case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
       return opencl_c_versions(param_value_size, param_value,
                                param_value_size_ret);

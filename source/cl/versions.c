@@ -69,6 +69,10 @@ static const extension extensions[] = {
     /* bitfield_insert, _extract_signed/_unsigned and bit_reverse
      * (compiler/builtins/integer/extended_bit_ops.cl). */
     {"cl_khr_extended_bit_ops", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    /* dot and dot_acc_sat of 8-bit vectors and packed uints
+     * (compiler/builtins/integer/integer_dot_product.cl); 2.0.0 has the
+     * acceleration queries (device_later.c). */
+    {"cl_khr_integer_dot_product", CL_MAKE_VERSION_KHR(2, 0, 0), NULL},
     /* clGetKernelSuggestedLocalWorkSizeKHR (enqueue_kernel.c). */
     {"cl_khr_suggested_local_work_size", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_command_buffer", CL_MAKE_VERSION_KHR(0, 9, 8), NULL},
