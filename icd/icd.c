@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../source/cl/clx.h"
+#include "later_versions.h"
 
 static cl_int CL_API_CALL get_platform_ids(cl_uint num_entries,
                                            cl_platform_id *platforms,
@@ -18,7 +19,7 @@ static cl_int CL_API_CALL get_platform_ids(cl_uint num_entries,
   return clGetPlatformIDs(num_entries, platforms, num_platforms);
 }
 
-/* The ICD's own functions, cl_khr_il_program's,
+/* The ICD's own functions, cl_khr_il_program's, cl_khr_create_command_queue's,
  * cl_ext_image_requirements_info's, cl_khr_suggested_local_work_size's
  * and cl_khr_command_buffer's.
  * ocl-icd also asks for clGetPlatformInfo this way (the library exports no core
@@ -36,6 +37,10 @@ void *CL_API_CALL clx_icd_extension_function(const char *func_name) {
   }
   if (strcmp(func_name, "clGetImageRequirementsInfoEXT") == 0) {
     return (void *)clx_get_image_requirements_info;
+  }
+  /* cl_khr_create_command_queue: OpenCL 2.0's function under its name. */
+  if (strcmp(func_name, "clCreateCommandQueueWithPropertiesKHR") == 0) {
+    return (void *)clx_create_command_queue_with_properties;
   }
   if (strcmp(func_name, "clGetKernelSuggestedLocalWorkSizeKHR") == 0) {
     return (void *)clx_get_kernel_suggested_local_work_size;

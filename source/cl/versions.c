@@ -73,6 +73,8 @@ static const extension extensions[] = {
      * (compiler/builtins/integer/integer_dot_product.cl); 2.0.0 has the
      * acceleration queries (device_later.c). */
     {"cl_khr_integer_dot_product", CL_MAKE_VERSION_KHR(2, 0, 0), NULL},
+    /* clCreateCommandQueueWithPropertiesKHR (icd/later_versions.c). */
+    {"cl_khr_create_command_queue", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     /* clGetKernelSuggestedLocalWorkSizeKHR (enqueue_kernel.c). */
     {"cl_khr_suggested_local_work_size", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_command_buffer", CL_MAKE_VERSION_KHR(0, 9, 8), NULL},

@@ -8,6 +8,8 @@
 #define CL_USE_DEPRECATED_OPENCL_2_2_APIS /* clSetProgramReleaseCallback */
 #include "cl_test.h"
 
+#include <CL/cl_ext.h>
+
 static cl_device_id device;
 static cl_context context;
 
@@ -94,6 +96,24 @@ static void test_made_from_properties(void) {
   const cl_queue_properties sized[] = {CL_QUEUE_SIZE, 16, 0};
   CHECK(clCreateCommandQueueWithProperties(context, device, sized, &error) ==
         NULL);
+  CHECK_CL(CL_INVALID_QUEUE_PROPERTIES, error);
+  /* cl_khr_create_command_queue: the same function for 1.2 programs. */
+  clCreateCommandQueueWithPropertiesKHR_fn with_khr =
+      (clCreateCommandQueueWithPropertiesKHR_fn)
+          clGetExtensionFunctionAddressForPlatform(
+              cl_test_platform(), "clCreateCommandQueueWithPropertiesKHR");
+  REQUIRE(with_khr);
+  const cl_queue_properties_khr out_of_order[] = {
+      CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  cl_command_queue khr_queue =
+      with_khr(context, device, out_of_order, &error);
+  CHECK_CL_SUCCESS(error);
+  got = 0;
+  clGetCommandQueueInfo(khr_queue, CL_QUEUE_PROPERTIES, sizeof got, &got,
+                        NULL);
+  CHECK_INT(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, got);
+  if (khr_queue) clReleaseCommandQueue(khr_queue);
+  CHECK(with_khr(context, device, sized, &error) == NULL);
   CHECK_CL(CL_INVALID_QUEUE_PROPERTIES, error);
 
   /* The property lists come back as given; none for a list not given. */
