@@ -179,6 +179,10 @@ struct _cl_device_id {
 cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
                              size_t param_value_size, void *param_value,
                              size_t *param_value_size_ret);
+/* cl_khr_device_uuid's queries (device_uuid.c). */
+cl_int clx_device_uuid_info(cl_device_id device, cl_device_info param_name,
+                            size_t param_value_size, void *param_value,
+                            size_t *param_value_size_ret);
 /* CL_DEVICE_IL_VERSION_KHR (with_version false) and
  * CL_DEVICE_ILS_WITH_VERSION_KHR. */
 cl_int clx_ils_info(bool with_version, size_t param_value_size,

@@ -409,6 +409,14 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
       return clx_device_partition_info(device, param_name, param_value_size,
                                        param_value, param_value_size_ret);
 
+    case CL_DEVICE_UUID_KHR:
+    case CL_DRIVER_UUID_KHR:
+    case CL_DEVICE_LUID_VALID_KHR:
+    case CL_DEVICE_LUID_KHR:
+    case CL_DEVICE_NODE_MASK_KHR:
+      return clx_device_uuid_info(device, param_name, param_value_size,
+                                  param_value, param_value_size_ret);
+
     default: /* OpenCL 2.0 to 3.0's, or none */
       return clx_device_later_info(device, param_name, param_value_size,
                                    param_value, param_value_size_ret);

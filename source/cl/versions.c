@@ -73,6 +73,8 @@ static const extension extensions[] = {
      * (compiler/builtins/integer/integer_dot_product.cl); 2.0.0 has the
      * acceleration queries (device_later.c). */
     {"cl_khr_integer_dot_product", CL_MAKE_VERSION_KHR(2, 0, 0), NULL},
+    /* Device and driver UUIDs (device_uuid.c). */
+    {"cl_khr_device_uuid", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     /* clCreateCommandQueueWithPropertiesKHR (icd/later_versions.c). */
     {"cl_khr_create_command_queue", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     /* clGetKernelSuggestedLocalWorkSizeKHR (enqueue_kernel.c). */

@@ -1,12 +1,15 @@
 /* Sub-devices: the partition queries, each partition type and its errors,
  * sub-devices of sub-devices, reference counts, kernels of a program built
  * for the parent running on sub-device queues (two at once), and each
- * sub-device's workers pinned to its own cores, gone once it is released. */
+ * sub-device's workers pinned to its own cores, gone once it is released;
+ * each device's UUID (cl_khr_device_uuid). */
 #include <dirent.h>
 #include <pthread.h>
 #include <time.h>
 
 #include "cl_test.h"
+
+#include <CL/cl_ext.h>
 
 static cl_uint compute_units(cl_device_id device) {
   cl_uint units = 0;
@@ -175,6 +178,41 @@ enum { items = 1 << 14 };
 /* One queue's launches, on a thread of its own: sub-devices run at once. */
 static int start[items]; /* filled before the threads start */
 
+/* cl_khr_device_uuid: every device its own UUID (sub-devices of other
+ * cores too), the same at every query; one driver UUID; no LUID. */
+static void test_uuids(cl_device_id root, const cl_device_id *subs,
+                       cl_uint count) {
+  cl_uchar driver[CL_UUID_SIZE_KHR], seen[65][CL_UUID_SIZE_KHR];
+  CHECK_CL_SUCCESS(clGetDeviceInfo(root, CL_DRIVER_UUID_KHR, sizeof driver,
+                                   driver, NULL));
+  for (cl_uint i = 0; i <= count && i < 65; i++) {
+    cl_device_id device = i == 0 ? root : subs[i - 1];
+    cl_uchar again[CL_UUID_SIZE_KHR], driver_again[CL_UUID_SIZE_KHR];
+    CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_UUID_KHR,
+                                     sizeof seen[i], seen[i], NULL));
+    CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_UUID_KHR,
+                                     sizeof again, again, NULL));
+    CHECK(memcmp(again, seen[i], sizeof again) == 0);
+    CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DRIVER_UUID_KHR,
+                                     sizeof driver_again, driver_again, NULL));
+    CHECK(memcmp(driver_again, driver, sizeof driver) == 0);
+    for (cl_uint j = 0; j < i; j++) {
+      CHECK(memcmp(seen[j], seen[i], CL_UUID_SIZE_KHR) != 0);
+    }
+    cl_bool luid_valid = CL_TRUE;
+    cl_uint node_mask = 1;
+    CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_LUID_VALID_KHR,
+                                     sizeof luid_valid, &luid_valid, NULL));
+    CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_NODE_MASK_KHR,
+                                     sizeof node_mask, &node_mask, NULL));
+    CHECK(luid_valid == CL_FALSE && node_mask == 0);
+  }
+  cl_uchar short_buffer[4];
+  CHECK_CL(CL_INVALID_VALUE,
+           clGetDeviceInfo(root, CL_DEVICE_UUID_KHR, sizeof short_buffer,
+                           short_buffer, NULL));
+}
+
 static void *run_on_queue(void *argument) {
   run *r = argument;
   const size_t global = items;
@@ -327,6 +365,7 @@ int main(void) {
   }
   CHECK_INT((int)count, distinct);
   test_running(root, subs, count);
+  test_uuids(root, subs, count);
 
   /* Retain and release count for sub-devices only. */
   CHECK_CL_SUCCESS(clRetainDevice(subs[0]));
