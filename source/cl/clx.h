@@ -17,6 +17,8 @@
  *   buffer.c          buffers and sub-buffers
  *   enqueue_buffer.c  buffer read/write/copy/fill (+ rect), map/unmap
  *   image.c           images, supported formats, image info
+ *   image_layout.c    image descriptors: limits, pitches, sizes, views
+ *   image_requirements.c  cl_ext_image_requirements_info
  *   enqueue_image.c   image read/write/copy/fill/map, image <-> buffer
  *   sampler.c         samplers
  *   program.c         programs: creation, binaries, info
@@ -1025,6 +1027,22 @@ bool clx_image_over_buffer(const cl_image_desc *desc);
 bool clx_image_over_image(const cl_image_desc *desc);
 /* Whether `type` is one of the six image types. */
 bool clx_image_type_valid(cl_mem_object_type type);
+
+/* ---- What an image descriptor means (image_layout.c) --------------------- */
+
+/* clCreateImage's descriptor checks (CL_INVALID_IMAGE_DESCRIPTOR and the
+ * others its pitches, buffer or image and host pointer call for); on
+ * success `layout` holds the descriptor with the pitches filled in. */
+cl_int clx_image_check_descriptor(const cl_image_desc *desc, size_t element,
+                                  const void *host_ptr,
+                                  cl_image_desc *layout);
+/* Whether images of `type` are arrays (1D or 2D), and whether they have
+ * slices (arrays and 3D images). */
+bool clx_image_is_array(cl_mem_object_type type);
+bool clx_image_has_slices(cl_mem_object_type type);
+/* Whether a 2D image of format `view` may be made over one of `source`. */
+bool clx_image_view_format_allowed(const cl_image_format *view,
+                                   const cl_image_format *source);
 /* The descriptor with its pitches checked against the element size and
  * filled in; over a buffer they follow cl_ext_image_from_buffer's
  * alignments. An error is CL_INVALID_IMAGE_DESCRIPTOR,
@@ -1042,6 +1060,9 @@ typedef struct clx_image_extent {
 } clx_image_extent;
 void clx_image_max_extent(cl_context context, cl_mem_object_type type,
                           clx_image_extent *max);
+/* CL_INVALID_IMAGE_SIZE unless every dimension of the image's type is
+ * non-zero and within those limits. */
+cl_int clx_image_check_size(cl_context context, const cl_image_desc *desc);
 /* cl_khr_suggested_local_work_size's query (enqueue_kernel.c). */
 cl_int CL_API_CALL clx_get_kernel_suggested_local_work_size(
     cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,

@@ -89,16 +89,9 @@ static cl_int check_desc(cl_context context, const cl_image_desc *desc,
   cl_int error = clx_image_layout(desc, element ? element : 1, true, layout);
   if (error == CL_INVALID_IMAGE_SIZE) return CL_INVALID_IMAGE_DESCRIPTOR;
   if (error != CL_SUCCESS) return error;
-  clx_image_extent max;
-  clx_image_max_extent(context, desc->image_type, &max);
-  bool ok = desc->image_width != 0 && desc->image_width <= max.width &&
-            (max.height == 0 ||
-             (desc->image_height != 0 && desc->image_height <= max.height)) &&
-            (max.depth == 0 ||
-             (desc->image_depth != 0 && desc->image_depth <= max.depth)) &&
-            (max.array_size == 0 || (desc->image_array_size != 0 &&
-                                     desc->image_array_size <= max.array_size));
-  return ok ? CL_SUCCESS : CL_INVALID_IMAGE_DESCRIPTOR;
+  return clx_image_check_size(context, desc) == CL_SUCCESS
+             ? CL_SUCCESS
+             : CL_INVALID_IMAGE_DESCRIPTOR;
 }
 
 cl_int CL_API_CALL clx_get_image_requirements_info(
