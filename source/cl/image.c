@@ -5,7 +5,8 @@
  * y and those of a 2D array with z, exactly the coordinates OpenCL uses, so
  * origins and regions pass through unchanged. The image keeps the pitches
  * the user gave with a host pointer (USE_HOST_PTR is zero-copy, and
- * COPY_HOST_PTR then copies the bytes as they are); otherwise it is packed. */
+ * COPY_HOST_PTR then copies the bytes as they are) or a buffer it is made
+ * over; otherwise it is packed. Descriptors are checked in image_layout.c. */
 #include <stdlib.h>
 
 #include "clx.h"
