@@ -159,9 +159,10 @@ static const char *const cc_fixed_args[] = {
     /* Clang declares cl_khr_extended_bit_ops's functions (the builtin
      * library's integer/extended_bit_ops.cl) when its macro is defined. */
     "-Dcl_khr_extended_bit_ops=1",
-    /* cl_khr_integer_dot_product's features, in every OpenCL C version
-     * (integer/integer_dot_product.cl); listed in cc_opencl_c_features
-     * too, for CL_DEVICE_OPENCL_C_FEATURES. */
+    /* cl_khr_integer_dot_product and its features, in every OpenCL C
+     * version (integer/integer_dot_product.cl); the features are listed in
+     * cc_opencl_c_features too, for CL_DEVICE_OPENCL_C_FEATURES. */
+    "-Dcl_khr_integer_dot_product=1",
     "-D__opencl_c_integer_dot_product_input_4x8bit=1",
     "-D__opencl_c_integer_dot_product_input_4x8bit_packed=1",
     "-D__OPENCL_VERSION__=" CC_STRING(CC_OPENCL_VERSION_MAJOR)

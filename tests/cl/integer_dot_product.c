@@ -18,7 +18,8 @@ enum { N = 4096, RESULTS = 16 };
 /* Per work-item: the four dot products of (a, b) as vectors, then packed,
  * then both accumulating with acc. */
 static const char source[] =
-    "#if !defined(__opencl_c_integer_dot_product_input_4x8bit) || \\\n"
+    "#if !defined(cl_khr_integer_dot_product) || \\\n"
+    "    !defined(__opencl_c_integer_dot_product_input_4x8bit) || \\\n"
     "    !defined(__opencl_c_integer_dot_product_input_4x8bit_packed)\n"
     "#error no integer dot product\n"
     "#endif\n"
