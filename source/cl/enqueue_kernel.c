@@ -283,13 +283,10 @@ static cl_int record_ndrange(clx_enqueue *enqueue, cl_kernel kernel,
   return mux_error_to_cl(result);
 }
 
-/* cl_khr_suggested_local_work_size: the local size an enqueue of the
- * kernel with these sizes and no local size would run with, after the
- * checks that enqueue makes of the queue, kernel, arguments and sizes. */
-cl_int CL_API_CALL clx_get_kernel_suggested_local_work_size(
-    cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
-    const size_t *global_work_offset, const size_t *global_work_size,
-    size_t *suggested_local_work_size) {
+/* The objects of a kernel launch, in the specification's order: the
+ * queue, the kernel, their context, the program built for the queue's
+ * device. The arguments are check_args's. */
+static cl_int check_launch(cl_command_queue queue, cl_kernel kernel) {
   if (!clx_valid(queue, clx_kind_command_queue)) {
     return CL_INVALID_COMMAND_QUEUE;
   }
@@ -298,7 +295,18 @@ cl_int CL_API_CALL clx_get_kernel_suggested_local_work_size(
   if (!clx_program_runs_on(kernel->program, queue->device)) {
     return CL_INVALID_PROGRAM_EXECUTABLE;
   }
-  cl_int error = check_args(kernel, queue->device);
+  return CL_SUCCESS;
+}
+
+/* cl_khr_suggested_local_work_size: the local size an enqueue of the
+ * kernel with these sizes and no local size would run with, after the
+ * checks that enqueue makes of the queue, kernel, arguments and sizes. */
+cl_int CL_API_CALL clx_get_kernel_suggested_local_work_size(
+    cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    size_t *suggested_local_work_size) {
+  cl_int error = check_launch(queue, kernel);
+  if (error == CL_SUCCESS) error = check_args(kernel, queue->device);
   if (error != CL_SUCCESS) return error;
   if (!suggested_local_work_size) return CL_INVALID_VALUE;
   size_t local[3];
@@ -319,15 +327,9 @@ static cl_int enqueue_ndrange(const clx_destination *to, cl_kernel kernel,
                               const size_t *local_work_size,
                               const clx_mutable_request *mutable) {
   cl_command_queue queue = to->queue;
-  if (!clx_valid(queue, clx_kind_command_queue)) {
-    return CL_INVALID_COMMAND_QUEUE;
-  }
-  if (!clx_valid(kernel, clx_kind_kernel)) return CL_INVALID_KERNEL;
-  if (queue->context != kernel->program->context) return CL_INVALID_CONTEXT;
-  if (!clx_program_runs_on(kernel->program, queue->device)) {
-    return CL_INVALID_PROGRAM_EXECUTABLE;
-  }
-  cl_int error = check_args(kernel, queue->device);
+  cl_int error = check_launch(queue, kernel);
+  if (error != CL_SUCCESS) return error;
+  error = check_args(kernel, queue->device);
   /* Arguments an update will set may wait until then: only a command with
    * a handle can be updated. */
   bool deferred = mutable && mutable->handle &&
