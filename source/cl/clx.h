@@ -252,11 +252,15 @@ struct _cl_event {
   cl_command_type command_type;
   /* CL_QUEUED .. CL_COMPLETE, or a negative error; only ever decreases. */
   atomic_int status;
-  /* CL_PROFILING_COMMAND_QUEUED, SUBMIT, START, END in ns. */
+  /* CL_PROFILING_COMMAND_QUEUED, SUBMIT, START, END in ns; kept only when
+   * `timed` (a profiling queue's or a traced queue's command): reading the
+   * clock costs a launch more than the rest of an event's life. */
   cl_ulong profiling[4];
+  bool timed;
   pthread_mutex_t lock;
   pthread_cond_t changed;
   clx_event_callback *callbacks;
+  cl_event next_spare; /* on event.c's list of spare events */
 };
 
 cl_event clx_event_create(cl_context context, cl_command_queue queue,

@@ -7,6 +7,7 @@
  * the user's callbacks run on the callback thread, where they may call any
  * OpenCL API, blocking ones included. */
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "engine.h"
@@ -140,6 +141,60 @@ void clx_defer(void (*fn)(void *data), void *data) {
 
 /* ---- Events -------------------------------------------------------------- */
 
+/* ---- Spare events ---------------------------------------------------------
+ * A launch makes an event on the host thread, and the Mux executor that
+ * completes the command usually drops its last hold: with malloc, the two
+ * threads would pass the arena's lock back and forth at every launch. Dead
+ * events go instead onto a lock-free stack any thread pushes to; a creator
+ * takes the whole stack at once (no pop can race a push: no ABA) into the
+ * list it takes from under `lock`. Their mutex and condition variable stay
+ * initialized. AddressSanitizer builds free them, so that a use after the
+ * last release stays visible. */
+
+#define CLX_SPARE_EVENTS_MAX 4096u
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CLX_KEEP_SPARE_EVENTS false
+#else
+#define CLX_KEEP_SPARE_EVENTS true
+#endif
+
+static struct {
+  _Atomic(cl_event) pushed;
+  atomic_uint count; /* spares on both lists */
+  pthread_mutex_t lock;
+  cl_event taken;
+} spare_events = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static cl_event spare_event_take(void) {
+  if (!CLX_KEEP_SPARE_EVENTS) return NULL;
+  pthread_mutex_lock(&spare_events.lock);
+  if (!spare_events.taken) {
+    spare_events.taken = atomic_exchange(&spare_events.pushed, NULL);
+  }
+  cl_event event = spare_events.taken;
+  if (event) {
+    spare_events.taken = event->next_spare;
+    atomic_fetch_sub(&spare_events.count, 1);
+  }
+  pthread_mutex_unlock(&spare_events.lock);
+  return event;
+}
+
+/* False if there are enough spares: the caller frees the event. */
+static bool spare_event_keep(cl_event event) {
+  if (!CLX_KEEP_SPARE_EVENTS) return false;
+  if (atomic_fetch_add(&spare_events.count, 1) >= CLX_SPARE_EVENTS_MAX) {
+    atomic_fetch_sub(&spare_events.count, 1);
+    return false;
+  }
+  cl_event head = atomic_load(&spare_events.pushed);
+  do {
+    event->next_spare = head;
+  } while (!atomic_compare_exchange_weak(&spare_events.pushed, &head, event));
+  return true;
+}
+
 static void event_destroy(clx_object *object) {
   cl_event event = (cl_event)object;
   clx_event_callback *callback = event->callbacks;
@@ -148,16 +203,27 @@ static void event_destroy(clx_object *object) {
     free(callback);
     callback = next;
   }
-  pthread_cond_destroy(&event->changed);
-  pthread_mutex_destroy(&event->lock);
   if (event->queue) clx_unhold(CLX_OBJ(event->queue));
   clx_unhold(CLX_OBJ(event->context));
+  event->object.magic = 0; /* a released handle stays invalid until reused */
+  if (spare_event_keep(event)) return;
+  pthread_cond_destroy(&event->changed);
+  pthread_mutex_destroy(&event->lock);
   free(event);
 }
 
-cl_event clx_event_create(cl_context context, cl_command_queue queue,
-                          cl_command_type command_type) {
-  cl_event event = calloc(1, sizeof(*event));
+/* A zeroed event with its mutex and condition variable initialized. */
+static cl_event event_new(void) {
+  cl_event event = spare_event_take();
+  if (event) {
+    pthread_mutex_t lock = event->lock;
+    pthread_cond_t changed = event->changed;
+    memset(event, 0, sizeof(*event));
+    event->lock = lock;
+    event->changed = changed;
+    return event;
+  }
+  event = calloc(1, sizeof(*event));
   if (!event) return NULL;
   if (pthread_mutex_init(&event->lock, NULL) != 0) {
     free(event);
@@ -168,6 +234,13 @@ cl_event clx_event_create(cl_context context, cl_command_queue queue,
     free(event);
     return NULL;
   }
+  return event;
+}
+
+cl_event clx_event_create(cl_context context, cl_command_queue queue,
+                          cl_command_type command_type) {
+  cl_event event = event_new();
+  if (!event) return NULL;
   clx_object_init(CLX_OBJ(event), clx_kind_event, event_destroy);
   event->context = context;
   clx_hold(CLX_OBJ(context));
@@ -176,7 +249,9 @@ cl_event clx_event_create(cl_context context, cl_command_queue queue,
   if (queue) clx_hold(CLX_OBJ(queue));
   event->command_type = command_type;
   atomic_init(&event->status, CL_QUEUED);
-  event->profiling[0] = clx_now_ns();
+  event->timed = queue && ((queue->properties & CL_QUEUE_PROFILING_ENABLE) ||
+                           queue->track);
+  if (event->timed) event->profiling[0] = clx_now_ns();
   return event;
 }
 
@@ -207,7 +282,7 @@ static bool reached(cl_int status, cl_int trigger) {
  * (and, for a user event's one change, if it is still CL_SUBMITTED). */
 static bool transition(cl_event event, cl_int status,
                        bool only_from_submitted) {
-  cl_ulong now = clx_now_ns();
+  cl_ulong now = event->timed ? clx_now_ns() : 0;
   pthread_mutex_lock(&event->lock);
   cl_int current = atomic_load(&event->status);
   if (current <= CL_COMPLETE || (status >= 0 && status >= current) ||
@@ -217,7 +292,7 @@ static bool transition(cl_event event, cl_int status,
   }
   /* Missing stages take this moment; the engine fills START/END from its
    * queries before completing. */
-  for (int stage = 1; stage <= 3; stage++) {
+  for (int stage = 1; stage <= 3 && event->timed; stage++) {
     if (status <= CL_QUEUED - stage && event->profiling[stage] == 0) {
       event->profiling[stage] = now;
     }

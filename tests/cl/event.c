@@ -1,6 +1,6 @@
 /* clmux OpenCL API tests: events — statuses, info, profiling, callbacks,
  * user events gating commands across queues, failures, waits, and the API
- * called from inside callbacks. */
+ * called from inside callbacks, and events recycled after release. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -594,6 +594,87 @@ static void test_map_in_callback(cl_context context, cl_command_queue queue) {
   CHECK_CL_SUCCESS(clReleaseEvent(gate));
 }
 
+/* Released events are recycled: each new one must start afresh, whatever
+ * its memory held before (a status, a callback that never fired, times). */
+static void CL_CALLBACK never_called(cl_event event, cl_int status,
+                                     void *data) {
+  (void)event;
+  (void)status;
+  atomic_fetch_add((atomic_int *)data, 1);
+}
+
+static void test_recycled_events(cl_context context, cl_device_id device) {
+  cl_command_queue timed =
+      cl_test_queue(context, device, CL_QUEUE_PROFILING_ENABLE);
+  cl_command_queue plain = cl_test_queue(context, device, 0);
+  atomic_int never = 0;
+  cl_ulong last_end = 0;
+  enum { count = 64 };
+  for (int round = 0; round < 20; round++) {
+    /* Callbacks for a status never reached go with their event. */
+    for (int i = 0; i < count; i++) {
+      cl_event abandoned = user_event(context);
+      CHECK_CL_SUCCESS(
+          clSetEventCallback(abandoned, CL_COMPLETE, never_called, &never));
+      CHECK_CL_SUCCESS(clReleaseEvent(abandoned));
+    }
+    cl_event fresh = user_event(context);
+    CHECK_INT(CL_SUBMITTED, status_of(fresh));
+    cl_uint references = 0;
+    CHECK_CL_SUCCESS(clGetEventInfo(fresh, CL_EVENT_REFERENCE_COUNT,
+                                    sizeof(references), &references, NULL));
+    CHECK_INT(1, references);
+    tally counts = {.expected = fresh};
+    CHECK_CL_SUCCESS(
+        clSetEventCallback(fresh, CL_COMPLETE, count_callback, &counts));
+
+    /* Commands of both queues wait on it; none may look finished. */
+    cl_event plain_events[count], timed_events[count];
+    for (int i = 0; i < count; i++) {
+      CHECK_CL_SUCCESS(
+          clEnqueueMarkerWithWaitList(plain, 1, &fresh, &plain_events[i]));
+      CHECK_CL_SUCCESS(
+          clEnqueueMarkerWithWaitList(timed, 1, &fresh, &timed_events[i]));
+      CHECK(status_of(plain_events[i]) > CL_COMPLETE);
+      CHECK(status_of(timed_events[i]) > CL_COMPLETE);
+    }
+    CHECK_CL_SUCCESS(clFlush(plain));
+    CHECK_CL_SUCCESS(clFlush(timed));
+    CHECK_CL_SUCCESS(clSetUserEventStatus(fresh, CL_COMPLETE));
+    CHECK_CL_SUCCESS(clFinish(plain));
+    CHECK_CL_SUCCESS(clFinish(timed));
+    CHECK(await_count(&counts.complete, 1));
+    CHECK_INT(0, atomic_load(&counts.wrong_event));
+
+    cl_ulong end = 0;
+    for (int i = 0; i < count; i++) {
+      CHECK_INT(CL_COMPLETE, status_of(plain_events[i]));
+      CHECK_CL(CL_PROFILING_INFO_NOT_AVAILABLE,
+               clGetEventProfilingInfo(plain_events[i],
+                                       CL_PROFILING_COMMAND_QUEUED,
+                                       sizeof(end), &end, NULL));
+      /* Every time is this event's own: none from an earlier life. */
+      cl_ulong t[4] = {0};
+      for (int k = 0; k < 4; k++) {
+        CHECK_CL_SUCCESS(clGetEventProfilingInfo(
+            timed_events[i], CL_PROFILING_COMMAND_QUEUED + (cl_profiling_info)k,
+            sizeof(t[k]), &t[k], NULL));
+      }
+      CHECK(t[0] >= last_end && t[0] <= t[1] && t[1] <= t[2] &&
+            t[2] <= t[3]);
+      if (t[3] > end) end = t[3];
+      CHECK_CL_SUCCESS(clReleaseEvent(plain_events[i]));
+      CHECK_CL_SUCCESS(clReleaseEvent(timed_events[i]));
+    }
+    last_end = end;
+    CHECK_CL_SUCCESS(clReleaseEvent(fresh));
+  }
+  sleep_ms(20); /* the callback thread would have run them by now */
+  CHECK_INT(0, atomic_load(&never));
+  CHECK_CL_SUCCESS(clReleaseCommandQueue(plain));
+  CHECK_CL_SUCCESS(clReleaseCommandQueue(timed));
+}
+
 int main(void) {
   cl_device_id device = cl_test_device();
   cl_context context = cl_test_context(device);
@@ -608,6 +689,7 @@ int main(void) {
   test_reentrant(context, queue);
   test_buffer_gating(context, device);
   test_map_in_callback(context, queue);
+  test_recycled_events(context, device);
   CHECK_CL_SUCCESS(clFinish(queue));
   CHECK_CL_SUCCESS(clReleaseCommandQueue(queue));
   CHECK_CL_SUCCESS(clReleaseContext(context));

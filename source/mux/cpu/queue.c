@@ -21,8 +21,12 @@
 /* How long an idle executor, and a host waiter, poll before sleeping: long
  * enough to catch the next dispatch of a host that records and dispatches
  * in a loop, or a short command buffer's completion, short enough not to
- * matter on a busy machine (only one executor spins at a time). */
-#define CPU_EXECUTOR_SPIN_NS 10000u
+ * matter on a busy machine (only one executor spins at a time). The
+ * executor's spin outlasts a wake-up from sleep (tens of microseconds on a
+ * virtual machine): were it shorter, a host whose every dispatch waited out
+ * a wake-up would find the executor asleep again at the next one, and the
+ * queue would stay that slow. */
+#define CPU_EXECUTOR_SPIN_NS 50000u
 #define CPU_HOST_SPIN_NS 20000u
 
 static inline void cpu_relax(void) {
