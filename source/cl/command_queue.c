@@ -21,6 +21,8 @@
 
 /* Commands per batch: profiling queries use one slot each. */
 #define CLX_BATCH_COMMANDS 64u
+/* How far back a hold looks for the same object in its batch. */
+#define CLX_RECENT_HOLDS 8u
 /* Finished batches a queue keeps for reuse. */
 #define CLX_BATCH_CACHE 4u
 
@@ -512,6 +514,14 @@ void clx_enqueue_hold(clx_enqueue *enqueue, clx_object *object) {
     return;
   }
   clx_batch *batch = enqueue->batch;
+  /* One hold per batch is enough: a launch repeated holds its kernel and
+   * buffers once, not once per command (each hold is a cache line the
+   * executor's release takes back). */
+  size_t recent = batch->num_holds < CLX_RECENT_HOLDS ? batch->num_holds
+                                                      : CLX_RECENT_HOLDS;
+  for (size_t i = batch->num_holds - recent; i < batch->num_holds; i++) {
+    if (batch->holds[i] == object) return;
+  }
   /* Out of memory here would be fatal anyway: holding nothing then. */
   if (!clx_grow((void **)&batch->holds, &batch->cap_holds, batch->num_holds,
                 sizeof(*batch->holds))) {

@@ -6,6 +6,7 @@
  * engine's dependencies) run at once on the thread that moved the status;
  * the user's callbacks run on the callback thread, where they may call any
  * OpenCL API, blocking ones included. */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -53,7 +54,7 @@ bool clx_spin_until(bool (*done)(void *data), void *data) {
     return done(data);
   }
   cl_ulong end = clx_now_ns() + SPIN_NS;
-  do {
+  for (unsigned round = 1;; round++) {
     for (int i = 0; i < 16; i++) {
       if (done(data)) {
         atomic_store_explicit(&spin_failures, 0, memory_order_relaxed);
@@ -61,7 +62,11 @@ bool clx_spin_until(bool (*done)(void *data), void *data) {
       }
       spin_pause();
     }
-  } while (clx_now_ns() < end);
+    if (clx_now_ns() >= end) break;
+    /* The thread we wait for may share our core (the scheduler often puts
+     * a woken thread beside its waker): let it run. */
+    if (round % 4 == 0) sched_yield();
+  }
   if (atomic_fetch_add_explicit(&spin_failures, 1, memory_order_relaxed) + 1 >=
       SPIN_FAILURES_BEFORE_SKIPPING) {
     atomic_store_explicit(&spin_failures, 0, memory_order_relaxed);
@@ -148,10 +153,10 @@ void clx_defer(void (*fn)(void *data), void *data) {
  * events go instead onto a lock-free stack any thread pushes to; a creator
  * takes the whole stack at once (no pop can race a push: no ABA) into the
  * list it takes from under `lock`. Their mutex and condition variable stay
- * initialized. AddressSanitizer builds free them, so that a use after the
- * last release stays visible. */
-
-#define CLX_SPARE_EVENTS_MAX 4096u
+ * initialized. There are never more spares than events were once alive
+ * together (memory the application has used already), and no count of them
+ * that both threads would write. AddressSanitizer builds free them, so that
+ * a use after the last release stays visible. */
 
 #if defined(__SANITIZE_ADDRESS__)
 #define CLX_KEEP_SPARE_EVENTS false
@@ -161,7 +166,6 @@ void clx_defer(void (*fn)(void *data), void *data) {
 
 static struct {
   _Atomic(cl_event) pushed;
-  atomic_uint count; /* spares on both lists */
   pthread_mutex_t lock;
   cl_event taken;
 } spare_events = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -175,19 +179,14 @@ static cl_event spare_event_take(void) {
   cl_event event = spare_events.taken;
   if (event) {
     spare_events.taken = event->next_spare;
-    atomic_fetch_sub(&spare_events.count, 1);
   }
   pthread_mutex_unlock(&spare_events.lock);
   return event;
 }
 
-/* False if there are enough spares: the caller frees the event. */
+/* False if events are not kept: the caller frees it. */
 static bool spare_event_keep(cl_event event) {
   if (!CLX_KEEP_SPARE_EVENTS) return false;
-  if (atomic_fetch_add(&spare_events.count, 1) >= CLX_SPARE_EVENTS_MAX) {
-    atomic_fetch_sub(&spare_events.count, 1);
-    return false;
-  }
   cl_event head = atomic_load(&spare_events.pushed);
   do {
     event->next_spare = head;
@@ -203,8 +202,8 @@ static void event_destroy(clx_object *object) {
     free(callback);
     callback = next;
   }
-  if (event->queue) clx_unhold(CLX_OBJ(event->queue));
-  clx_unhold(CLX_OBJ(event->context));
+  /* A command's event holds its queue, which holds the context. */
+  clx_unhold(event->queue ? CLX_OBJ(event->queue) : CLX_OBJ(event->context));
   event->object.magic = 0; /* a released handle stays invalid until reused */
   if (spare_event_keep(event)) return;
   pthread_cond_destroy(&event->changed);
@@ -243,10 +242,11 @@ cl_event clx_event_create(cl_context context, cl_command_queue queue,
   if (!event) return NULL;
   clx_object_init(CLX_OBJ(event), clx_kind_event, event_destroy);
   event->context = context;
-  clx_hold(CLX_OBJ(context));
-  /* The event answers CL_EVENT_COMMAND_QUEUE for as long as it lives. */
+  /* The event answers CL_EVENT_COMMAND_QUEUE for as long as it lives; the
+   * queue keeps the context (one hold: the host takes it, and the executor
+   * that completes the command usually drops it). */
   event->queue = queue;
-  if (queue) clx_hold(CLX_OBJ(queue));
+  clx_hold(queue ? CLX_OBJ(queue) : CLX_OBJ(context));
   event->command_type = command_type;
   atomic_init(&event->status, CL_QUEUED);
   event->timed = queue && ((queue->properties & CL_QUEUE_PROFILING_ENABLE) ||

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -185,7 +186,7 @@ static void cpu_queue_run_dispatch(cpu_queue *queue, cpu_dispatch *dispatch) {
 /* Polls for ready work without the lock; true if some appeared. */
 static bool cpu_executor_spin(cpu_queue *queue) {
   uint64_t end = cpu_now_ns() + CPU_EXECUTOR_SPIN_NS;
-  do {
+  for (unsigned round = 1;; round++) {
     for (int i = 0; i < 32; i++) {
       if (atomic_load_explicit(&queue->ready_count, memory_order_relaxed) ||
           atomic_load_explicit(&queue->stopping, memory_order_relaxed)) {
@@ -193,8 +194,10 @@ static bool cpu_executor_spin(cpu_queue *queue) {
       }
       cpu_relax();
     }
-  } while (cpu_now_ns() < end);
-  return false;
+    if (cpu_now_ns() >= end) return false;
+    /* The host thread may share our core: let it record the next one. */
+    if (round % 2 == 0) sched_yield();
+  }
 }
 
 static void *cpu_executor_main(void *argument) {
