@@ -612,6 +612,7 @@ cl_int clx_queue_flush(cl_command_queue queue) {
 struct finish_wait {
   struct clx_queue_engine *engine;
   uint64_t target;
+  cl_event last; /* the queue's last command, held; or NULL */
 };
 
 static bool finished(void *data) {
@@ -619,14 +620,24 @@ static bool finished(void *data) {
   return atomic_load(&wait->engine->completed) >= wait->target;
 }
 
+static bool last_started(void *data) {
+  struct finish_wait *wait = data;
+  return !wait->last || atomic_load(&wait->last->status) <= CL_RUNNING;
+}
+
 cl_int clx_queue_finish(cl_command_queue queue) {
-  clx_queue_flush(queue);
+  pthread_mutex_lock(&queue->lock);
+  batch_close(queue);
+  cl_event last = queue->last_event;
+  if (last) clx_hold(CLX_OBJ(last));
+  pthread_mutex_unlock(&queue->lock);
   struct clx_queue_engine *engine = queue->engine;
   pthread_mutex_lock(&engine->lock);
   uint64_t target = engine->closed;
   pthread_mutex_unlock(&engine->lock);
-  struct finish_wait wait = {engine, target};
-  clx_spin_until(finished, &wait);
+  struct finish_wait wait = {engine, target, last};
+  clx_spin_until(finished, last_started, &wait);
+  if (last) clx_unhold(CLX_OBJ(last));
   pthread_mutex_lock(&engine->lock);
   while (atomic_load(&engine->completed) < target) {
     pthread_cond_wait(&engine->progress, &engine->lock);

@@ -12,9 +12,11 @@
 void clx_defer(void (*fn)(void *data), void *data);
 
 /* Polls done(data) for a few microseconds before the caller sleeps: short
- * work completes that fast when a core is free for the executor. When
- * polling recently failed (the executor waits for our core), skips it for
- * a while. True if done(data) held. */
-bool clx_spin_until(bool (*done)(void *data), void *data);
+ * work completes that fast when a core is free for the executor. Until
+ * started(data) holds (the work has begun somewhere), it yields now and
+ * then: the executor that would run it may be waiting for our core. When
+ * polling recently failed, skips it for a while. True if done(data) held. */
+bool clx_spin_until(bool (*done)(void *data), bool (*started)(void *data),
+                    void *data);
 
 #endif /* CLMUX_CL_ENGINE_H */

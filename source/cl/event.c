@@ -48,7 +48,8 @@ static inline void spin_pause(void) {
 #endif
 }
 
-bool clx_spin_until(bool (*done)(void *data), void *data) {
+bool clx_spin_until(bool (*done)(void *data), bool (*started)(void *data),
+                    void *data) {
   if (atomic_load_explicit(&spin_skips, memory_order_relaxed) > 0) {
     atomic_fetch_sub_explicit(&spin_skips, 1, memory_order_relaxed);
     return done(data);
@@ -63,9 +64,9 @@ bool clx_spin_until(bool (*done)(void *data), void *data) {
       spin_pause();
     }
     if (clx_now_ns() >= end) break;
-    /* The thread we wait for may share our core (the scheduler often puts
-     * a woken thread beside its waker): let it run. */
-    if (round % 4 == 0) sched_yield();
+    /* The scheduler often puts a woken executor beside its waker. Once the
+     * work runs, yielding would only hand our core to a worker mid-loop. */
+    if (round % 4 == 0 && !started(data)) sched_yield();
   }
   if (atomic_fetch_add_explicit(&spin_failures, 1, memory_order_relaxed) + 1 >=
       SPIN_FAILURES_BEFORE_SKIPPING) {
@@ -342,8 +343,12 @@ static bool event_done(void *event) {
   return atomic_load(&((cl_event)event)->status) <= CL_COMPLETE;
 }
 
+static bool event_started(void *event) {
+  return atomic_load(&((cl_event)event)->status) <= CL_RUNNING;
+}
+
 cl_int clx_event_wait(cl_event event) {
-  clx_spin_until(event_done, event);
+  clx_spin_until(event_done, event_started, event);
   pthread_mutex_lock(&event->lock);
   while (atomic_load(&event->status) > CL_COMPLETE) {
     pthread_cond_wait(&event->changed, &event->lock);
