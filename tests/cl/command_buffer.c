@@ -24,10 +24,7 @@ static const char *const entry_points[] = {
 
 static void test_device_and_entry_points(cl_platform_id platform,
                                          cl_device_id device) {
-  char extensions[2048] = {0};
-  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS,
-                                   sizeof extensions - 1, extensions, NULL));
-  CHECK(strstr(extensions, "cl_khr_command_buffer") != NULL);
+  CHECK(cl_test_has_extension(device, "cl_khr_command_buffer"));
   cl_bitfield bits = ~(cl_bitfield)0;
   CHECK_CL_SUCCESS(clGetDeviceInfo(device,
                                    CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR,

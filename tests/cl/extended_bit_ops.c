@@ -140,10 +140,7 @@ int main(void) {
   device = cl_test_device();
   context = cl_test_context(device);
   queue = cl_test_queue(context, device, 0);
-  char extensions[4096] = "";
-  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS,
-                                   sizeof extensions, extensions, NULL));
-  CHECK(strstr(extensions, "cl_khr_extended_bit_ops") != NULL);
+  CHECK(cl_test_has_extension(device, "cl_khr_extended_bit_ops"));
   const char *options[] = {"", "-cl-std=CL3.0"};
   for (int o = 0; o < 2; o++) {
     cl_program program = cl_test_build(context, device, source, options[o]);

@@ -60,17 +60,8 @@ static const char source[] =
     "}\n";
 
 static bool listed(cl_mem_object_type type, cl_channel_type channel) {
-  cl_image_format formats[256];
-  cl_uint count = 0;
-  CHECK_CL_SUCCESS(clGetSupportedImageFormats(context, CL_MEM_READ_WRITE,
-                                              type, 256, formats, &count));
-  for (cl_uint i = 0; i < count && i < 256; i++) {
-    if (formats[i].image_channel_order == CL_DEPTH &&
-        formats[i].image_channel_data_type == channel) {
-      return true;
-    }
-  }
-  return false;
+  return cl_test_format_listed(context, CL_MEM_READ_WRITE, type, CL_DEPTH,
+                               channel);
 }
 
 static void check_formats(void) {
@@ -92,10 +83,7 @@ static void check_formats(void) {
   cl_int error = CL_SUCCESS;
   CHECK(clCreateImage(context, 0, &depth, &desc, NULL, &error) == NULL);
   CHECK_CL(CL_IMAGE_FORMAT_NOT_SUPPORTED, error);
-  char extensions[4096] = "";
-  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS,
-                                   sizeof extensions, extensions, NULL));
-  CHECK(strstr(extensions, "cl_khr_depth_images") != NULL);
+  CHECK(cl_test_has_extension(device, "cl_khr_depth_images"));
 }
 
 static cl_mem depth_image(cl_mem_object_type type, cl_channel_type channel,

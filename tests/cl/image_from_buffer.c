@@ -458,11 +458,8 @@ static void check_device(void) {
                                    CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT,
                                    sizeof base, &base, NULL));
   CHECK(pitch == 1 && base == 1);
-  char extensions[4096] = "";
-  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS,
-                                   sizeof extensions, extensions, NULL));
-  CHECK(strstr(extensions, "cl_khr_image2d_from_buffer") != NULL);
-  CHECK(strstr(extensions, "cl_ext_image_from_buffer") != NULL);
+  CHECK(cl_test_has_extension(device, "cl_khr_image2d_from_buffer"));
+  CHECK(cl_test_has_extension(device, "cl_ext_image_from_buffer"));
 }
 
 int main(void) {

@@ -252,10 +252,7 @@ static void check_errors(void) {
 int main(void) {
   device = cl_test_device();
   context = cl_test_context(device);
-  char extensions[4096] = "";
-  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS,
-                                   sizeof extensions, extensions, NULL));
-  CHECK(strstr(extensions, "cl_ext_image_requirements_info") != NULL);
+  CHECK(cl_test_has_extension(device, "cl_ext_image_requirements_info"));
   requirements = (clGetImageRequirementsInfoEXT_fn)
       clGetExtensionFunctionAddressForPlatform(cl_test_platform(),
                                                "clGetImageRequirementsInfoEXT");

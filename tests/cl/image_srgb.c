@@ -84,18 +84,8 @@ static void read_bytes(cl_mem image, cl_uchar *bytes) {
 
 static bool listed(cl_mem_flags flags, cl_channel_order order,
                    cl_channel_type type) {
-  cl_image_format formats[256];
-  cl_uint count = 0;
-  CHECK_CL_SUCCESS(clGetSupportedImageFormats(context, flags,
-                                              CL_MEM_OBJECT_IMAGE2D, 256,
-                                              formats, &count));
-  for (cl_uint i = 0; i < count && i < 256; i++) {
-    if (formats[i].image_channel_order == order &&
-        formats[i].image_channel_data_type == type) {
-      return true;
-    }
-  }
-  return false;
+  return cl_test_format_listed(context, flags, CL_MEM_OBJECT_IMAGE2D, order,
+                               type);
 }
 
 static void check_formats(void) {
@@ -108,10 +98,7 @@ static void check_formats(void) {
     CHECK(listed(flags[f], CL_ABGR, CL_UNSIGNED_INT8));
     CHECK(!listed(flags[f], CL_sRGBA, CL_UNORM_INT16));
   }
-  char extensions[4096] = "";
-  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS,
-                                   sizeof extensions, extensions, NULL));
-  CHECK(strstr(extensions, "cl_khr_srgb_image_writes") != NULL);
+  CHECK(cl_test_has_extension(device, "cl_khr_srgb_image_writes"));
 }
 
 /* Every byte value in every colour channel, alpha linear. */

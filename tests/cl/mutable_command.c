@@ -437,10 +437,7 @@ static void test_deferred(void) {
 int main(void) {
   cl_platform_id platform = cl_test_platform();
   device = cl_test_device();
-  char extensions[2048] = {0};
-  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS,
-                                   sizeof extensions - 1, extensions, NULL));
-  CHECK(strstr(extensions, "cl_khr_command_buffer_mutable_dispatch") != NULL);
+  CHECK(cl_test_has_extension(device, "cl_khr_command_buffer_mutable_dispatch"));
   cl_bitfield fields = 0;
   CHECK_CL_SUCCESS(clGetDeviceInfo(device,
                                    CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR,

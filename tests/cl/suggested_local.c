@@ -123,10 +123,7 @@ int main(void) {
   device = cl_test_device();
   context = cl_test_context(device);
   queue = cl_test_queue(context, device, 0);
-  char extensions[4096] = "";
-  CHECK_CL_SUCCESS(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS,
-                                   sizeof extensions, extensions, NULL));
-  CHECK(strstr(extensions, "cl_khr_suggested_local_work_size") != NULL);
+  CHECK(cl_test_has_extension(device, "cl_khr_suggested_local_work_size"));
   suggest = (clGetKernelSuggestedLocalWorkSizeKHR_fn)
       clGetExtensionFunctionAddressForPlatform(
           cl_test_platform(), "clGetKernelSuggestedLocalWorkSizeKHR");

@@ -90,6 +90,49 @@ static inline char *cl_test_build_log(cl_program program, cl_device_id device) {
   return log;
 }
 
+/* Whether the device reports extension `name` (a whole name: not a prefix
+ * of a longer one, as cl_khr_command_buffer is of its mutable dispatch). */
+static inline bool cl_test_has_extension(cl_device_id device,
+                                         const char *name) {
+  size_t size = 0;
+  REQUIRE(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) ==
+          CL_SUCCESS);
+  char *list = calloc(1, size + 1);
+  REQUIRE(list != NULL);
+  REQUIRE(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, list, NULL) ==
+          CL_SUCCESS);
+  size_t length = strlen(name);
+  bool found = false;
+  for (const char *at = list; !found && (at = strstr(at, name)); at++) {
+    found = (at == list || at[-1] == ' ') &&
+            (at[length] == ' ' || at[length] == '\0');
+  }
+  free(list);
+  return found;
+}
+
+/* Whether clGetSupportedImageFormats lists `format` for `flags` and
+ * `type` in `context`. */
+static inline bool cl_test_format_listed(cl_context context, cl_mem_flags flags,
+                                         cl_mem_object_type type,
+                                         cl_channel_order order,
+                                         cl_channel_type data_type) {
+  cl_uint count = 0;
+  REQUIRE(clGetSupportedImageFormats(context, flags, type, 0, NULL, &count) ==
+          CL_SUCCESS);
+  cl_image_format *formats = calloc(count + 1, sizeof *formats);
+  REQUIRE(formats != NULL);
+  REQUIRE(clGetSupportedImageFormats(context, flags, type, count, formats,
+                                     NULL) == CL_SUCCESS);
+  bool found = false;
+  for (cl_uint i = 0; i < count; i++) {
+    found |= formats[i].image_channel_order == order &&
+             formats[i].image_channel_data_type == data_type;
+  }
+  free(formats);
+  return found;
+}
+
 /* A program built from `source` with `options`; the log is printed and
  * the test stops if the build fails. */
 static inline cl_program cl_test_build(cl_context context, cl_device_id device,
