@@ -62,7 +62,7 @@ struct clx_queue_engine {
   clx_batch *pending_head, *pending_tail; /* closed, not yet dispatched */
   clx_batch *chain_tail; /* the latest dispatch: the next one waits on it */
   clx_batch *done;       /* finished, possibly still inside Mux */
-  uint64_t closed;
+  uint64_t closed; /* written under both locks: read under either */
   _Atomic uint64_t completed; /* written under the lock, polled without */
 };
 
@@ -626,18 +626,19 @@ static bool last_started(void *data) {
 }
 
 cl_int clx_queue_finish(cl_command_queue queue) {
+  struct clx_queue_engine *engine = queue->engine;
   pthread_mutex_lock(&queue->lock);
   batch_close(queue);
+  /* Only batch_close changes it, with queue->lock held: no engine lock,
+   * whose cache line the executor completing our work wants too. */
+  uint64_t target = engine->closed;
   cl_event last = queue->last_event;
   if (last) clx_hold(CLX_OBJ(last));
   pthread_mutex_unlock(&queue->lock);
-  struct clx_queue_engine *engine = queue->engine;
-  pthread_mutex_lock(&engine->lock);
-  uint64_t target = engine->closed;
-  pthread_mutex_unlock(&engine->lock);
   struct finish_wait wait = {engine, target, last};
-  clx_spin_until(finished, last_started, &wait);
+  bool done = clx_spin_until(finished, last_started, &wait);
   if (last) clx_unhold(CLX_OBJ(last));
+  if (done) return CL_SUCCESS;
   pthread_mutex_lock(&engine->lock);
   while (atomic_load(&engine->completed) < target) {
     pthread_cond_wait(&engine->progress, &engine->lock);

@@ -298,6 +298,9 @@ static bool transition(cl_event event, cl_int status,
       event->profiling[stage] = now;
     }
   }
+  /* A hook may release the last hold on the event, and a waiter that sees
+   * the new status may release the user's: stay alive until done. */
+  clx_hold(CLX_OBJ(event));
   atomic_store(&event->status, status);
   /* Detach the callbacks due, keeping their registration order. */
   clx_event_callback *due = NULL, **due_tail = &due;
@@ -314,8 +317,6 @@ static bool transition(cl_event event, cl_int status,
     }
   }
   pthread_cond_broadcast(&event->changed);
-  /* A hook may release the last hold on the event: stay alive until done. */
-  clx_hold(CLX_OBJ(event));
   pthread_mutex_unlock(&event->lock);
   /* The user's callbacks are queued first: hooks may complete dependent
    * commands, whose callbacks must come after these. */
@@ -348,7 +349,10 @@ static bool event_started(void *event) {
 }
 
 cl_int clx_event_wait(cl_event event) {
-  clx_spin_until(event_done, event_started, event);
+  /* A completed or failed status is final: no lock needed to read it. */
+  if (clx_spin_until(event_done, event_started, event)) {
+    return atomic_load(&event->status);
+  }
   pthread_mutex_lock(&event->lock);
   while (atomic_load(&event->status) > CL_COMPLETE) {
     pthread_cond_wait(&event->changed, &event->lock);
