@@ -122,8 +122,11 @@ void cpu_queue_push_ready(cpu_queue *queue, cpu_dispatch *dispatch) {
 
 void cpu_queue_wake_executors(cpu_queue *queue, unsigned reserved) {
   unsigned ready = atomic_load(&queue->ready_count);
-  /* A spinning executor takes one ready dispatch without being woken. */
+  /* A spinning executor takes one ready dispatch without being woken, and
+   * so does each finishing one. Waking another instead would start it on
+   * the waker's core, where it then competes with the waker. */
   if (queue->executor_spinning) reserved++;
+  reserved += atomic_load(&queue->finishing);
   unsigned wanted = ready > reserved ? ready - reserved : 0;
   if (wanted >= queue->idle_executors) {
     if (wanted && queue->idle_executors) pthread_cond_broadcast(&queue->work);
@@ -154,6 +157,7 @@ static void cpu_queue_update_oldest(cpu_queue *queue) {
 static void cpu_queue_run_dispatch(cpu_queue *queue, cpu_dispatch *dispatch) {
   cpu_command_buffer *command_buffer = dispatch->command_buffer;
   mux_result_t error = cpu_command_buffer_run(command_buffer, &queue->base);
+  atomic_fetch_add(&queue->finishing, 1); /* until the caller pops again */
   if (dispatch->user_function) {
     dispatch->user_function(&command_buffer->base, error, dispatch->user_data);
   }
@@ -178,8 +182,8 @@ static void cpu_queue_run_dispatch(cpu_queue *queue, cpu_dispatch *dispatch) {
   dispatch->next = queue->free_list;
   queue->free_list = dispatch;
 
-  /* This executor goes straight back for the next ready dispatch. */
-  cpu_queue_wake_executors(queue, 1);
+  /* This executor, finishing, goes straight back for the next one. */
+  cpu_queue_wake_executors(queue, 0);
   cpu_queue_notify_host(queue);
 }
 
@@ -200,8 +204,29 @@ static bool cpu_executor_spin(cpu_queue *queue) {
   }
 }
 
+/* A sleeping thread wakes by preference where it last ran, or else beside
+ * the thread that wakes it. An executor that started on its creator's core
+ * would wake there at each dispatch of the application's thread that made
+ * the queue, and the two would share one core (round trips of 10 µs
+ * instead of 2) until the balancer parted them. So it leaves that core
+ * once, at its start, and may run anywhere it could afterwards. */
+static void cpu_executor_leave_creator(int creator_cpu) {
+  if (creator_cpu < 0 || sched_getcpu() != creator_cpu) return;
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
+      CPU_COUNT(&allowed) < 2 || !CPU_ISSET(creator_cpu, &allowed)) {
+    return;
+  }
+  cpu_set_t elsewhere = allowed;
+  CPU_CLR(creator_cpu, &elsewhere);
+  if (sched_setaffinity(0, sizeof elsewhere, &elsewhere) == 0) {
+    sched_setaffinity(0, sizeof allowed, &allowed);
+  }
+}
+
 static void *cpu_executor_main(void *argument) {
   cpu_queue *queue = argument;
+  cpu_executor_leave_creator(queue->creator_cpu);
   /* It runs a share of each NDRange: its faults are kernels' faults too. */
   void *signal_stack = cpu_fault_thread_enter();
   timeline_name_thread("clmux queue executor");
@@ -211,6 +236,7 @@ static void *cpu_executor_main(void *argument) {
     if (dispatch) {
       pthread_mutex_unlock(&queue->lock);
       cpu_queue_run_dispatch(queue, dispatch);
+      atomic_fetch_sub(&queue->finishing, 1);
       continue;
     }
     if (atomic_load(&queue->stopping)) break;
@@ -436,6 +462,8 @@ mux_result_t cpu_queue_create(cpu_device *device) {
   atomic_init(&queue->oldest_in_flight, UINT64_MAX);
   atomic_init(&queue->completions, 0);
   atomic_init(&queue->host_sleepers, 0);
+  atomic_init(&queue->finishing, 0);
+  queue->creator_cpu = sched_getcpu();
   if (pthread_mutex_init(&queue->lock, NULL) != 0) {
     cpu_free(device->allocator, queue);
     return mux_error_failure;

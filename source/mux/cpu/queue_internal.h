@@ -72,6 +72,10 @@ typedef struct cpu_queue {
   atomic_uint ready_count;   /* written under the lock, polled by spinners */
   unsigned idle_executors;   /* asleep on `work` */
   bool executor_spinning;    /* one executor at a time polls ready_count */
+  /* Executors past their dispatch's commands, back for the ready list in a
+   * moment: a dispatch made meanwhile wakes nobody for it. */
+  atomic_uint finishing;
+  int creator_cpu; /* where the queue was made, or -1 */
   atomic_bool stopping;
 
   cpu_dispatch *free_list;
