@@ -13,7 +13,8 @@ ulp or so, far below a half ulp. Where a function's result must be exact
 in half and rounding it from float could miss, it works on the half's
 bits instead (nextafter, select, bitselect, shuffles, copies, loads and
 stores), or computes exactly and rounds once (fma, in double; fract,
-clamped below 1); isnormal asks for half's normal range. The conversions are gen_conversions.py's; the sub-group
+clamped below 1); isnormal asks for half's normal range. sin, cos, tan,
+log, log2, log10 and exp10 call the faster 3.5-ulp float forms. The conversions are gen_conversions.py's; the sub-group
 and work-group functions are their families'.
 
 Usage: gen_half.py <clang> <output.cl> <clang -cc1 flags...>
@@ -64,6 +65,15 @@ def swap_half(type_text, to):
     return re.sub(r'\bhalf(\d*)\b', lambda m: to + m.group(1), type_text)
 
 
+# Float forms that are good enough for a half result and faster than the
+# full-accuracy ones: math_half_native.cl's half_* are SLEEF's 3.5-ulp
+# functions (a few float ulp: far below the 2 half ulp allowed, which are
+# 2^14 float ulp; half_sin, _cos and _tan hold for |x| <= 2^16, beyond
+# every finite half).
+FLOAT_FORM = {name: 'half_' + name for name in (
+    'sin', 'cos', 'tan', 'log', 'log2', 'log10', 'exp10')}
+
+
 def via_float(name, ret, params):
     """Widen halves to float, call the float form, round the result."""
     pre, args, post = [], [], []
@@ -79,7 +89,7 @@ def via_float(name, ret, params):
             args.append('convert_float%s(a%d)' % (h.group(1), i))
         else:
             args.append('a%d' % i)
-    call = '%s(%s)' % (name, ', '.join(args))
+    call = '%s(%s)' % (FLOAT_FORM.get(name, name), ', '.join(args))
     rh = HALF.match(ret)
     if name == 'fract':
         # fract is below 1: a float just below 1 must not round up to 1.

@@ -4,7 +4,9 @@
  * both use it; log10 and powr are built on log2's; the rest are the
  * full-accuracy functions, which are as fast, or a plain operation.
  * -cl-fast-relaxed-math and -cl-unsafe-math-optimizations send calls of
- * the full-accuracy functions here (relaxed_calls.c). All of these have
+ * the full-accuracy functions here (relaxed_calls.c), and the half forms
+ * of sin, cos, tan, log, log2, log10 and exp10 call these (gen_half.py):
+ * they rely on a few float ulp, not the 8192 allowed. All of these have
  * vector forms, so they vectorize like the rest. */
 #include "builtins_internal.h"
 
