@@ -145,8 +145,6 @@ void clx_defer(void (*fn)(void *data), void *data) {
   pthread_mutex_unlock(&service.lock);
 }
 
-/* ---- Events -------------------------------------------------------------- */
-
 /* ---- Spare events ---------------------------------------------------------
  * A launch makes an event on the host thread, and the Mux executor that
  * completes the command usually drops its last hold: with malloc, the two
@@ -194,6 +192,8 @@ static bool spare_event_keep(cl_event event) {
   } while (!atomic_compare_exchange_weak(&spare_events.pushed, &head, event));
   return true;
 }
+
+/* ---- Events -------------------------------------------------------------- */
 
 static void event_destroy(clx_object *object) {
   cl_event event = (cl_event)object;
