@@ -165,6 +165,24 @@ static const char *const cc_fixed_args[] = {
     "-Dcl_khr_integer_dot_product=1",
     "-D__opencl_c_integer_dot_product_input_4x8bit=1",
     "-D__opencl_c_integer_dot_product_input_4x8bit_packed=1",
+    /* cl_ext_float_atomics, every form (the builtin library's
+     * c11_atomics/float_atomics.cl): Clang declares them for OpenCL C 2.0
+     * on when these are defined. */
+    "-Dcl_ext_float_atomics=1",
+    "-D__opencl_c_ext_fp16_global_atomic_load_store=1",
+    "-D__opencl_c_ext_fp16_local_atomic_load_store=1",
+    "-D__opencl_c_ext_fp16_global_atomic_add=1",
+    "-D__opencl_c_ext_fp16_local_atomic_add=1",
+    "-D__opencl_c_ext_fp16_global_atomic_min_max=1",
+    "-D__opencl_c_ext_fp16_local_atomic_min_max=1",
+    "-D__opencl_c_ext_fp32_global_atomic_add=1",
+    "-D__opencl_c_ext_fp32_local_atomic_add=1",
+    "-D__opencl_c_ext_fp32_global_atomic_min_max=1",
+    "-D__opencl_c_ext_fp32_local_atomic_min_max=1",
+    "-D__opencl_c_ext_fp64_global_atomic_add=1",
+    "-D__opencl_c_ext_fp64_local_atomic_add=1",
+    "-D__opencl_c_ext_fp64_global_atomic_min_max=1",
+    "-D__opencl_c_ext_fp64_local_atomic_min_max=1",
     "-D__OPENCL_VERSION__=" CC_STRING(CC_OPENCL_VERSION_MAJOR)
         CC_STRING(CC_OPENCL_VERSION_MINOR) "0",
     "-D__IMAGE_SUPPORT__=1",

@@ -387,6 +387,19 @@ cl_int clx_queue_flush(cl_command_queue queue);
 /* clFinish: flush, then wait until every command enqueued so far is done. */
 cl_int clx_queue_finish(cl_command_queue queue);
 
+/* cl_ext_float_atomics' queries, which Debian's headers lack. */
+#ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 0)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT (1 << 1)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT (1 << 2)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 16)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT (1 << 17)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT (1 << 18)
+#define CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT 0x4231
+#define CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT 0x4232
+#define CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT 0x4233
+#endif
+
 /* ---- Command buffers: cl_khr_command_buffer (command_buffer.c) ---------- */
 
 /* The extension as of version 0.9.8 (OpenCL-Headers of 2024 on): what older

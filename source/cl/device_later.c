@@ -164,6 +164,20 @@ cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
       return clx_info(&none, sizeof none, param_value_size, param_value,
                       param_value_size_ret);
     }
+    /* cl_ext_float_atomics: every operation on every type, in both
+     * address spaces (compare-and-exchange loops; loads and stores of
+     * float and double are OpenCL C 3.0's own). */
+    case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT:
+    case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
+    case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT:
+      v.bits = CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT |
+               CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT |
+               CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT |
+               CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
+               CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT |
+               CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT;
+      size = sizeof(cl_bitfield);
+      break;
     case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
       return opencl_c_versions(param_value_size, param_value,
                                param_value_size_ret);

@@ -45,6 +45,7 @@ static const extension extensions[] = {
      * image_requirements.c). */
     {"cl_ext_image_requirements_info", CL_MAKE_VERSION_KHR(0, 5, 0), NULL},
     {"cl_ext_image_from_buffer", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    {"cl_ext_float_atomics", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     /* OpenCL C 3.0's sub-groups' (compiler/builtins/sub_group). */
     {"cl_khr_subgroup_extended_types", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_subgroup_non_uniform_vote", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},

@@ -11,7 +11,14 @@ are ignored: the CPU's memory is coherent for every scope. float and
 double objects are handled through integers of their size, so a compare
 and exchange compares representations, as C11 does.
 
-Usage: gen_c11_atomics.py <opencl-c.h> <output.cl>
+With --float it writes cl_ext_float_atomics instead: fetch_add, _sub,
+_min and _max of float, double and half objects, and the loads, stores
+and exchanges of half ones (a part built with cl_khr_fp16). x86 has no
+floating-point read-modify-write, so each is a compare-and-exchange loop
+on the value's bits; min and max are fmin and fmax (a NaN operand leaves
+the other).
+
+Usage: gen_c11_atomics.py [--float] <opencl-c.h> <output.cl>
 """
 import re
 import sys
@@ -30,9 +37,13 @@ VALUE = {
     'atomic_size_t': ('size_t', 'size_t'),
     'atomic_ptrdiff_t': ('ptrdiff_t', 'ptrdiff_t'),
     'atomic_flag': ('int', 'int'),
+    'atomic_half': ('half', 'ushort'),
 }
-BITS_TO = {'float': 'as_float', 'double': 'as_double'}
-BITS_FROM = {'float': 'as_int', 'double': 'as_long'}
+BITS_TO = {'float': 'as_float', 'double': 'as_double', 'half': 'as_half'}
+BITS_FROM = {'float': 'as_int', 'double': 'as_long', 'half': 'as_ushort'}
+FLOATS = ('atomic_float', 'atomic_double', 'atomic_half')
+FLOAT_OP = {'add': '{old} + a1', 'sub': '{old} - a1', 'min': 'fmin({old}, a1)',
+            'max': 'fmax({old}, a1)'}
 FETCH = {'add', 'sub', 'or', 'xor', 'and', 'min', 'max'}
 # Typedefs that name the same type on a 64-bit device: an overload over
 # one is the overload over the other.
@@ -94,6 +105,15 @@ def body(name, ret, space, atomic, params):
                 f'{to_bits}(a2), {weak}, {success}, {failure});\n'
                 f'  *a1 = {wrap("expected")};\n'
                 f'  return done;')
+    if base.startswith('fetch_') and atomic in FLOATS:
+        # Relaxed reads; the exchange has the order asked for (a failed one
+        # only retries).
+        new_value = FLOAT_OP[base[6:]].format(old=f'{from_bits}(old)')
+        return (f'{bits} old = __atomic_load_n({obj}, __ATOMIC_RELAXED);\n'
+                f'  while (!__atomic_compare_exchange_n({obj}, &old, '
+                f'{to_bits}(({value})({new_value})), true, {order(2)}, '
+                f'__ATOMIC_RELAXED)) {{\n  }}\n'
+                f'  return {from_bits}(old);')
     if base.startswith('fetch_') and base[6:] in FETCH:
         op = base[6:]
         return (f'return __atomic_fetch_{op}({obj}, ({bits})a1, '
@@ -105,21 +125,43 @@ def body(name, ret, space, atomic, params):
     raise SystemExit(f'gen_c11_atomics.py: no body for {name}')
 
 
+def declarations(lines):
+    """The header's lines, a declaration that spans several joined into
+    one, spaces collapsed."""
+    pending = ''
+    for line in lines:
+        text = re.sub(r' +', ' ', line.strip())
+        if pending:
+            pending += ' ' + text
+            if pending.endswith(';'):
+                yield pending.replace('( ', '(')
+                pending = ''
+        elif '__ovld' in text and not text.endswith(';') and '(' in text:
+            pending = text
+        else:
+            yield text
+
+
+def wanted(name, atomic, floats):
+    """Whether this run defines the overload: the float part has the float
+    arithmetic and every half overload, the main part the rest."""
+    float_part = atomic == 'atomic_half' or (
+        atomic in FLOATS and name.startswith('atomic_fetch_'))
+    return float_part == floats
+
+
 def main():
-    header, output = sys.argv[1], sys.argv[2]
+    floats = sys.argv[1] == '--float'
+    header, output = sys.argv[1 + floats], sys.argv[2 + floats]
     seen = set()
     definitions = []
     with open(header) as f:
-        for line in f:
-            m = PROTOTYPE.match(re.sub(r' +', ' ', line.strip()))
+        for line in declarations(f):
+            m = PROTOTYPE.match(line)
             if not m:
                 continue
             ret, name, param_text, space, atomic = m.groups()
-            # Not for this device: half (no cl_khr_fp16) and the float
-            # arithmetic of cl_ext_float_atomics.
-            if atomic == 'atomic_half' or (
-                    atomic in ('atomic_float', 'atomic_double') and
-                    name.startswith('atomic_fetch_')):
+            if not wanted(name, atomic, floats):
                 continue
             if atomic not in VALUE:
                 raise SystemExit(f'gen_c11_atomics.py: unknown {atomic}')
@@ -133,12 +175,26 @@ def main():
             definitions.append(
                 f'{ret} __attribute__((overloadable)) {name}({typed}) {{\n'
                 f'  {body(name, ret, space, atomic, params)}\n}}\n')
-    if len(definitions) < 100:
+            if atomic == 'atomic_half' and name.startswith('atomic_store'):
+                # Clang 19's builtin declarations (-fdeclare-opencl-builtins)
+                # give half stores an atomic_half value: that overload too.
+                odd = ', '.join(f'{"atomic_half" if i == 1 else p} {n}'
+                                for i, (p, n) in enumerate(zip(params, names)))
+                definitions.append(
+                    f'{ret} __attribute__((overloadable)) {name}({odd}) {{\n'
+                    f'  half value = a1;\n  ' +
+                    body(name, ret, space, atomic, params).replace(
+                        '(a1)', '(value)') + '\n}\n')
+    if len(definitions) < (40 if floats else 100):
         raise SystemExit('gen_c11_atomics.py: too few prototypes in ' + header)
     with open(output, 'w') as out:
         out.write('/* Generated by gen_c11_atomics.py from ' + header +
                   ': do not edit. */\n')
+        if floats:
+            out.write('#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n')
         out.write('\n'.join(definitions))
+        if floats:
+            return
         # Not a pointer function: written here. A relaxed fence orders
         # nothing.
         out.write('\nvoid __attribute__((overloadable)) atomic_work_item_fence('
