@@ -636,6 +636,43 @@ static void test_half(module halves) {
   clReleaseProgram(program);
 }
 
+/* cl_ext_float_atomics from SPIR-V (OpAtomicFAddEXT, OpAtomicFMinEXT,
+ * OpAtomicFMaxEXT): 1024 work-items, global and local, float and double. */
+static void test_float_atomics(module atomics) {
+  cl_program program = from_il(atomics);
+  build(program, NULL);
+  enum { N = 1024, LOCAL = 64 };
+  float v[N], f[5] = {0.0f, 0.0f, INFINITY, -INFINITY, 0.0f};
+  double d[2] = {1.0, INFINITY};
+  float lowest = INFINITY, highest = -INFINITY;
+  for (int i = 0; i < N; i++) {
+    v[i] = (float)((i * 37) % N - 500) / 8.0f;
+    lowest = fminf(lowest, v[i]);
+    highest = fmaxf(highest, v[i]);
+  }
+  cl_mem fs = cl_test_buffer(context, sizeof f, f);
+  cl_mem ds = cl_test_buffer(context, sizeof d, d);
+  cl_mem vs = cl_test_buffer(context, sizeof v, v);
+  cl_kernel kernel = kernel_of(program, "float_atomics");
+  clSetKernelArg(kernel, 0, sizeof fs, &fs);
+  clSetKernelArg(kernel, 1, sizeof ds, &ds);
+  clSetKernelArg(kernel, 2, sizeof vs, &vs);
+  size_t global = N, local = LOCAL;
+  run(kernel, 1, &global, &local);
+  read_back(fs, sizeof f, f);
+  read_back(ds, sizeof d, d);
+  /* Exact steps: the same sums in any order. */
+  CHECK(f[0] == (float)N && f[1] == -0.5f * N);
+  CHECK(f[2] == lowest && f[3] == highest);
+  CHECK(d[0] == 1.0 + 0.25 * N && d[1] == lowest);
+  CHECK(f[4] == (float)N); /* each group's local count, added up */
+  clReleaseMemObject(fs);
+  clReleaseMemObject(ds);
+  clReleaseMemObject(vs);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 /* Sub-groups from SPIR-V (OpGroupNonUniform*): as from OpenCL C. */
 static void test_sub_groups(module sub_groups) {
   cl_program program = from_il(sub_groups);
@@ -979,6 +1016,7 @@ int main(int argc, char **argv) {
   module generic = read_module(argv[1], "generic.spv");
   module halves = read_module(argv[1], "half.spv");
   module sub_groups = read_module(argv[1], "sub_groups.spv");
+  module float_atomics = read_module(argv[1], "float_atomics.spv");
   test_queries();
   test_kernels(kernels);
   test_linkage(linkage);
@@ -990,6 +1028,7 @@ int main(int argc, char **argv) {
   test_generic(generic);
   test_half(halves);
   test_sub_groups(sub_groups);
+  test_float_atomics(float_atomics);
   test_bad_input(kernels, type_mismatch);
   test_mutations(kernels);
   test_threads(kernels);
@@ -1014,5 +1053,6 @@ int main(int argc, char **argv) {
   free(generic.bytes);
   free(halves.bytes);
   free(sub_groups.bytes);
+  free(float_atomics.bytes);
   return check_finish();
 }
