@@ -82,29 +82,3 @@ ATOM64_ALL(ulong, __local)
   }
 ATOMIC_XCHG_FLOAT(__global)
 ATOMIC_XCHG_FLOAT(__local)
-
-/* What the SPIR-V translator (llvm-spirv-15) makes of cl_ext_float_atomics'
- * OpAtomicFAddEXT, OpAtomicFMinEXT and OpAtomicFMaxEXT: atomic_add,
- * atomic_min and atomic_max on float and double pointers (no OpenCL C
- * declares them), sequentially consistent. As the OpenCL C forms
- * (c11_atomics/float_atomics.cl): a compare-and-exchange loop on the bits;
- * min and max are fmin and fmax. */
-#define FLOAT_ADD(a, b) ((a) + (b))
-#define ATOMIC_FLOAT_RMW(name, OP, T, I, AS)                               \
-  OVL T atomic_##name(volatile AS T *p, T v) {                             \
-    volatile AS I *bits = (volatile AS I *)p;                              \
-    I old = __atomic_load_n(bits, __ATOMIC_RELAXED);                       \
-    while (!__atomic_compare_exchange_n(bits, &old,                        \
-                                        as_##I(OP(as_##T(old), v)), true,  \
-                                        SC, __ATOMIC_RELAXED)) {           \
-    }                                                                      \
-    return as_##T(old);                                                    \
-  }
-#define ATOMIC_FLOAT_ALL(T, I, AS)                                         \
-  ATOMIC_FLOAT_RMW(add, FLOAT_ADD, T, I, AS)                               \
-  ATOMIC_FLOAT_RMW(min, fmin, T, I, AS)                                    \
-  ATOMIC_FLOAT_RMW(max, fmax, T, I, AS)
-ATOMIC_FLOAT_ALL(float, int, __global)
-ATOMIC_FLOAT_ALL(float, int, __local)
-ATOMIC_FLOAT_ALL(double, long, __global)
-ATOMIC_FLOAT_ALL(double, long, __local)

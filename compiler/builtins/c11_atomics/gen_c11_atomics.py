@@ -16,7 +16,9 @@ _min and _max of float, double and half objects, and the loads, stores
 and exchanges of half ones (a part built with cl_khr_fp16). x86 has no
 floating-point read-modify-write, so each is a compare-and-exchange loop
 on the value's bits; min and max are fmin and fmax (a NaN operand leaves
-the other).
+the other). The names the SPIR-V translator gives the float operations
+(atomic_add, atomic_min and atomic_max on float and double pointers, which
+no OpenCL C declares) call these.
 
 Usage: gen_c11_atomics.py [--float] <opencl-c.h> <output.cl>
 """
@@ -45,6 +47,9 @@ FLOATS = ('atomic_float', 'atomic_double', 'atomic_half')
 FLOAT_OP = {'add': '{old} + a1', 'sub': '{old} - a1', 'min': 'fmin({old}, a1)',
             'max': 'fmax({old}, a1)'}
 FETCH = {'add', 'sub', 'or', 'xor', 'and', 'min', 'max'}
+TRANSLATOR_NAMES = {'atomic_fetch_add': 'atomic_add',
+                    'atomic_fetch_min': 'atomic_min',
+                    'atomic_fetch_max': 'atomic_max'}
 # Typedefs that name the same type on a 64-bit device: an overload over
 # one is the overload over the other.
 SAME = {'uintptr_t': 'ulong', 'intptr_t': 'long', 'size_t': 'ulong',
@@ -175,6 +180,17 @@ def main():
             definitions.append(
                 f'{ret} __attribute__((overloadable)) {name}({typed}) {{\n'
                 f'  {body(name, ret, space, atomic, params)}\n}}\n')
+            if (atomic in ('atomic_float', 'atomic_double') and
+                    name in TRANSLATOR_NAMES):
+                # What llvm-spirv-15 makes of OpAtomicFAddEXT, OpAtomicFMinEXT
+                # and OpAtomicFMaxEXT: the 1.x names on plain pointers.
+                value = VALUE[atomic][0]
+                definitions.append(
+                    f'{value} __attribute__((overloadable)) '
+                    f'{TRANSLATOR_NAMES[name]}(volatile {space} {value} *p, '
+                    f'{value} a1) {{\n'
+                    f'  return {name}((volatile {space} {atomic} *)p, a1);\n'
+                    f'}}\n')
             if atomic == 'atomic_half' and name.startswith('atomic_store'):
                 # Clang 19's builtin declarations (-fdeclare-opencl-builtins)
                 # give half stores an atomic_half value: that overload too.
