@@ -20,7 +20,8 @@ static cl_int CL_API_CALL get_platform_ids(cl_uint num_entries,
 }
 
 /* The ICD's own functions, cl_khr_il_program's, cl_khr_create_command_queue's,
- * cl_ext_image_requirements_info's, cl_khr_suggested_local_work_size's
+ * cl_ext_image_requirements_info's, cl_khr_subgroups',
+ * cl_khr_suggested_local_work_size's
  * and cl_khr_command_buffer's.
  * ocl-icd also asks for clGetPlatformInfo this way (the library exports no core
  * entry point) and ignores the ICD if it gets NULL. */
@@ -41,6 +42,10 @@ void *CL_API_CALL clx_icd_extension_function(const char *func_name) {
   /* cl_khr_create_command_queue: OpenCL 2.0's function under its name. */
   if (strcmp(func_name, "clCreateCommandQueueWithPropertiesKHR") == 0) {
     return (void *)clx_create_command_queue_with_properties;
+  }
+  /* cl_khr_subgroups: OpenCL 2.1's function under its name. */
+  if (strcmp(func_name, "clGetKernelSubGroupInfoKHR") == 0) {
+    return (void *)clx_get_kernel_sub_group_info;
   }
   if (strcmp(func_name, "clGetKernelSuggestedLocalWorkSizeKHR") == 0) {
     return (void *)clx_get_kernel_suggested_local_work_size;

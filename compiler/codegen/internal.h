@@ -119,6 +119,13 @@ LLVMValueRef cc_load_wg_field(LLVMBuilderRef builder, LLVMValueRef wg,
 LLVMValueRef cc_load_wg_pointer(LLVMBuilderRef builder, LLVMValueRef wg,
                                 size_t offset, const char *name);
 
+/* Independent forward progress (progress.c): whether `function` has a
+ * loop with an atomic, a fence or a volatile access (where a sub-group
+ * may wait for another); and the pause points put into such loops, -1
+ * when out of memory. */
+bool cc_may_wait_for_others(LLVMValueRef function);
+long cc_add_pause_points(LLVMModuleRef module, LLVMValueRef function);
+
 /* What a work-group function needs from the target. */
 typedef struct cc_work_group_facts {
   uint64_t local_memory; /* static __local bytes */

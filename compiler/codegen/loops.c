@@ -10,6 +10,7 @@
  * work-items stopped at selects the next nest. */
 #include <llvm-c/IRReader.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +112,14 @@ typedef struct nest_context {
   unsigned flag_count;
   unsigned lanes; /* a vector body's, else 0 */
   uint64_t x_multiple; /* the group's width, or 0: rows are multiples */
+  /* What the entry reads the arguments and sizes with. */
+  LLVMValueRef scalar_body;
+  const cc_kernel_info *info;
+  const bool *by_pointer;
+  const uint32_t *local_size;
+  bool x_rows;
+  const char *symbol;
+  LLVMValueRef args, wg; /* the work-group function's */
 } nest_context;
 
 /* The vector body's mask: the lanes from item `first` on that are below
@@ -236,6 +245,197 @@ static LLVMBasicBlockRef build_nest(nest_context *n, LLVMValueRef region,
   return preheader;
 }
 
+/* The entry's values: the kernel's arguments from the argument block,
+ * wg, and the group's sizes and first global ids (all uniform), into n,
+ * at the builder's position in a function taking `args` and `wg`. */
+static void build_entry(nest_context *n, LLVMValueRef args, LLVMValueRef wg) {
+  LLVMBuilderRef builder = n->builder;
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(n->context);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(n->context);
+  LLVMTypeRef i64 = n->i64;
+  for (unsigned i = 0; i < n->info->arg_count; i++) {
+    LLVMValueRef index = LLVMConstInt(i64, n->info->args[i].offset, 0);
+    LLVMValueRef at = LLVMBuildInBoundsGEP2(builder, i8, args, &index, 1, "");
+    if (n->by_pointer[i]) {
+      n->call_args[i] = at;
+    } else {
+      n->call_args[i] =
+          LLVMBuildLoad2(builder, LLVMTypeOf(LLVMGetParam(n->scalar_body, i)), at, "");
+      LLVMSetAlignment(n->call_args[i],
+                       (unsigned)cpu_arg_alignment(n->info->args[i].size));
+    }
+  }
+  n->call_args[n->info->arg_count] = wg;
+  for (unsigned d = 0; d < 3; d++) {
+    bool runtime = !n->local_size[d] || (d == 0 && n->x_rows);
+    LLVMValueRef items =
+        runtime ? cc_load_wg_field(builder, wg, i32,
+                                   offsetof(cpu_work_group, local_size) + 4 * d,
+                                   "local_size")
+                : NULL;
+    if (!runtime) {
+      n->size[d] = LLVMConstInt(i64, n->local_size[d], 0);
+    } else if (!n->local_size[d]) {
+      n->size[d] = LLVMBuildZExt(builder, items, i64, "");
+    } else {
+      /* A whole number of groups, ((items - 1) / width + 1) * width, the
+       * subtraction in 32 bits: the vectorizer then knows the trip count a
+       * non-zero multiple of the group width, and drops the scalar
+       * remainder when that is a multiple of its vector. */
+      LLVMValueRef width = LLVMConstInt(i64, n->local_size[d], 0);
+      LLVMValueRef below = LLVMBuildZExt(
+          builder, LLVMBuildSub(builder, items, LLVMConstInt(i32, 1, 0), ""),
+          i64, "");
+      LLVMValueRef groups =
+          LLVMBuildNUWAdd(builder, LLVMBuildUDiv(builder, below, width, ""),
+                          LLVMConstInt(i64, 1, 0), "groups");
+      n->size[d] = LLVMBuildNUWMul(builder, groups, width, "row_items");
+    }
+    LLVMValueRef offset = cc_load_wg_field(
+        builder, wg, i64, offsetof(cpu_work_group, global_offset) + 8 * d,
+        "global_offset");
+    LLVMValueRef group = cc_load_wg_field(
+        builder, wg, i64, offsetof(cpu_work_group, group_id) + 8 * d,
+        "group_id");
+    /* A row of groups starts at its global offset; wg's group id is its
+     * first group's (work_group_abi.h). Groups of code for any local size
+     * may be the smaller ones at a non-uniform NDRange's edge: they start
+     * at multiples of the enqueued size. */
+    LLVMValueRef stride =
+        n->local_size[d]
+            ? n->size[d]
+            : LLVMBuildZExt(
+                  builder,
+                  cc_load_wg_field(builder, wg, i32,
+                                   offsetof(cpu_work_group,
+                                            enqueued_local_size) +
+                                       4 * d,
+                                   "enqueued_local_size"),
+                  i64, "");
+    n->base[d] =
+        d == 0 && n->x_rows
+            ? offset
+            : LLVMBuildAdd(builder, offset,
+                           LLVMBuildMul(builder, group, stride, ""), "base");
+  }
+}
+
+/* ---- Sub-groups in turns (progress.c) ---- */
+
+/* Whether `function` calls the target's pause point. */
+static bool calls_pause(LLVMValueRef function) {
+  for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(function); block;
+       block = LLVMGetNextBasicBlock(block)) {
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+         inst = LLVMGetNextInstruction(inst)) {
+      if (LLVMIsACallInst(inst) &&
+          strcmp(cc_callee_name(inst), CPU_PAUSE_SYMBOL) == 0) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/* The sub-groups of a region: vectors of lanes (single items without a
+ * vector body) along x, then rows in y and z. */
+static LLVMValueRef sub_groups_in_x(nest_context *n) {
+  unsigned step = n->lanes ? n->lanes : 1;
+  return LLVMBuildUDiv(
+      n->builder,
+      LLVMBuildNUWAdd(n->builder, n->size[0],
+                      LLVMConstInt(n->i64, step - 1, 0), ""),
+      LLVMConstInt(n->i64, step, 0), "sub_groups_x");
+}
+
+/* run(args, wg, k) of work_group_abi.h: sub-group k through `region`. */
+static LLVMValueRef build_sub_group_fn(const nest_context *outer,
+                                       LLVMValueRef region) {
+  nest_context n = *outer;
+  LLVMModuleRef module = LLVMGetGlobalParent(outer->function);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(n.context, 0);
+  LLVMTypeRef params[3] = {ptr, ptr, n.i64};
+  char name[256];
+  snprintf(name, sizeof name, "%s.sub_group.%llu", n.symbol,
+           region ? (unsigned long long)LLVMConstIntGetZExtValue(region) : 0);
+  LLVMValueRef function = LLVMAddFunction(
+      module, name,
+      LLVMFunctionType(LLVMVoidTypeInContext(n.context), params, 3, 0));
+  LLVMSetLinkage(function, LLVMInternalLinkage);
+  add_enum(function, LLVMAttributeFunctionIndex, "nounwind");
+  n.function = function;
+  n.builder = LLVMCreateBuilderInContext(n.context);
+  n.call_args = calloc(LLVMCountParams(n.body), sizeof *n.call_args);
+  if (!n.call_args) {
+    LLVMDisposeBuilder(n.builder);
+    LLVMDeleteFunction(function);
+    return NULL;
+  }
+  LLVMPositionBuilderAtEnd(
+      n.builder, LLVMAppendBasicBlockInContext(n.context, function, "entry"));
+  build_entry(&n, LLVMGetParam(function, 0), LLVMGetParam(function, 1));
+  LLVMValueRef k = LLVMGetParam(function, 2);
+  LLVMValueRef in_x = sub_groups_in_x(&n);
+  LLVMValueRef row = LLVMBuildUDiv(n.builder, k, in_x, "row");
+  LLVMValueRef id[3] = {
+      LLVMBuildNUWMul(n.builder, LLVMBuildURem(n.builder, k, in_x, ""),
+                      LLVMConstInt(n.i64, n.lanes ? n.lanes : 1, 0), "lx"),
+      LLVMBuildURem(n.builder, row, n.size[1], "ly"),
+      LLVMBuildUDiv(n.builder, row, n.size[1], "lz")};
+  unsigned a = n.arg_count;
+  for (unsigned d = 0; d < 3; d++) {
+    n.call_args[a + 1 + d] = id[d];
+    n.call_args[a + 4 + d] = LLVMBuildAdd(n.builder, n.base[d], id[d], "");
+  }
+  if (region) n.call_args[a + 7] = region;
+  if (n.lanes) {
+    n.call_args[LLVMCountParams(n.body) - 1] = lane_mask(&n, id[0], n.size[0]);
+  }
+  LLVMBuildCall2(n.builder, LLVMGlobalGetValueType(n.body), n.body,
+                 n.call_args, LLVMCountParams(n.body), "");
+  LLVMBuildRetVoid(n.builder);
+  LLVMDisposeBuilder(n.builder);
+  free(n.call_args);
+  return function;
+}
+
+/* In place of a loop nest: the target runs the region's sub-groups in
+ * turns (CPU_SUB_GROUPS_SYMBOL), so that one waiting for another in a
+ * loop lets it run. */
+static LLVMBasicBlockRef build_turns(nest_context *n, LLVMValueRef region,
+                                     LLVMBasicBlockRef exit) {
+  LLVMBuilderRef builder = n->builder;
+  LLVMModuleRef module = LLVMGetGlobalParent(n->function);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(n->context, 0);
+  LLVMTypeRef params[4] = {ptr, ptr, n->i64, ptr};
+  LLVMTypeRef type =
+      LLVMFunctionType(LLVMVoidTypeInContext(n->context), params, 4, 0);
+  LLVMValueRef run_all = LLVMGetNamedFunction(module, CPU_SUB_GROUPS_SYMBOL);
+  if (!run_all) {
+    run_all = LLVMAddFunction(module, CPU_SUB_GROUPS_SYMBOL, type);
+    add_enum(run_all, LLVMAttributeFunctionIndex, "nounwind");
+  }
+  LLVMValueRef run_one = build_sub_group_fn(n, region);
+  /* Out of memory: the plain nest still runs every sub-group. */
+  if (!run_one) return build_nest(n, region, exit);
+  LLVMBasicBlockRef preheader =
+      LLVMAppendBasicBlockInContext(n->context, n->function, "sub_groups");
+  LLVMPositionBuilderAtEnd(builder, preheader);
+  for (unsigned j = 0; j < n->flag_count; j++) {
+    LLVMBuildStore(builder,
+                   LLVMConstInt(LLVMInt8TypeInContext(n->context), 0, 0),
+                   n->last_flags[j]);
+  }
+  LLVMValueRef count = LLVMBuildNUWMul(
+      builder,
+      LLVMBuildNUWMul(builder, sub_groups_in_x(n), n->size[1], ""),
+      n->size[2], "sub_groups");
+  LLVMValueRef call_args[4] = {n->args, n->wg, count, run_one};
+  LLVMBuildCall2(builder, type, run_all, call_args, 4, "");
+  LLVMBuildBr(builder, exit);
+  return preheader;
+}
+
 LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
                                        LLVMValueRef vector_body,
                                        const cc_kernel_info *info,
@@ -268,7 +468,11 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
   nest_context n = {context, builder, function,
                     vector_body ? vector_body : body, i64, NULL,
                     info->arg_count, {NULL}, {NULL}, parallel && !lanes, NULL,
-                    0, lanes, local_size[0]};
+                    0, lanes, local_size[0], body, info, by_pointer,
+                    local_size, x_rows, symbol, args, wg};
+  LLVMBasicBlockRef (*build_region)(nest_context *, LLVMValueRef,
+                                    LLVMBasicBlockRef) =
+      calls_pause(n.body) ? build_turns : build_nest;
 
   /* Entry: the arguments and the group's first global id, uniform. */
   LLVMPositionBuilderAtEnd(builder, entry);
@@ -278,75 +482,11 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
     LLVMDeleteFunction(function);
     return NULL;
   }
-  for (unsigned i = 0; i < info->arg_count; i++) {
-    LLVMValueRef index = LLVMConstInt(i64, info->args[i].offset, 0);
-    LLVMValueRef at = LLVMBuildInBoundsGEP2(builder, i8, args, &index, 1, "");
-    if (by_pointer[i]) {
-      n.call_args[i] = at;
-    } else {
-      n.call_args[i] =
-          LLVMBuildLoad2(builder, LLVMTypeOf(LLVMGetParam(body, i)), at, "");
-      LLVMSetAlignment(n.call_args[i],
-                       (unsigned)cpu_arg_alignment(info->args[i].size));
-    }
-  }
-  n.call_args[info->arg_count] = wg;
-  for (unsigned d = 0; d < 3; d++) {
-    bool runtime = !local_size[d] || (d == 0 && x_rows);
-    LLVMValueRef items =
-        runtime ? cc_load_wg_field(builder, wg, i32,
-                                   offsetof(cpu_work_group, local_size) + 4 * d,
-                                   "local_size")
-                : NULL;
-    if (!runtime) {
-      n.size[d] = LLVMConstInt(i64, local_size[d], 0);
-    } else if (!local_size[d]) {
-      n.size[d] = LLVMBuildZExt(builder, items, i64, "");
-    } else {
-      /* A whole number of groups, ((items - 1) / width + 1) * width, the
-       * subtraction in 32 bits: the vectorizer then knows the trip count a
-       * non-zero multiple of the group width, and drops the scalar
-       * remainder when that is a multiple of its vector. */
-      LLVMValueRef width = LLVMConstInt(i64, local_size[d], 0);
-      LLVMValueRef below = LLVMBuildZExt(
-          builder, LLVMBuildSub(builder, items, LLVMConstInt(i32, 1, 0), ""),
-          i64, "");
-      LLVMValueRef groups =
-          LLVMBuildNUWAdd(builder, LLVMBuildUDiv(builder, below, width, ""),
-                          LLVMConstInt(i64, 1, 0), "groups");
-      n.size[d] = LLVMBuildNUWMul(builder, groups, width, "row_items");
-    }
-    LLVMValueRef offset = cc_load_wg_field(
-        builder, wg, i64, offsetof(cpu_work_group, global_offset) + 8 * d,
-        "global_offset");
-    LLVMValueRef group = cc_load_wg_field(
-        builder, wg, i64, offsetof(cpu_work_group, group_id) + 8 * d,
-        "group_id");
-    /* A row of groups starts at its global offset; wg's group id is its
-     * first group's (work_group_abi.h). Groups of code for any local size
-     * may be the smaller ones at a non-uniform NDRange's edge: they start
-     * at multiples of the enqueued size. */
-    LLVMValueRef stride =
-        local_size[d]
-            ? n.size[d]
-            : LLVMBuildZExt(
-                  builder,
-                  cc_load_wg_field(builder, wg, i32,
-                                   offsetof(cpu_work_group,
-                                            enqueued_local_size) +
-                                       4 * d,
-                                   "enqueued_local_size"),
-                  i64, "");
-    n.base[d] =
-        d == 0 && x_rows
-            ? offset
-            : LLVMBuildAdd(builder, offset,
-                           LLVMBuildMul(builder, group, stride, ""), "base");
-  }
+  build_entry(&n, args, wg);
   LLVMBasicBlockRef exit =
       LLVMAppendBasicBlockInContext(context, function, "exit");
   if (regions == 0) {
-    LLVMBasicBlockRef nest = build_nest(&n, NULL, exit);
+    LLVMBasicBlockRef nest = build_region(&n, NULL, exit);
     LLVMPositionBuilderAtEnd(builder, entry);
     LLVMBuildBr(builder, nest);
   } else {
@@ -386,7 +526,7 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
     }
     for (unsigned r = 0; r < regions; r++) {
       afters[r] = LLVMAppendBasicBlockInContext(context, function, "region.done");
-      nests[r] = build_nest(&n, LLVMConstInt(i32, r, 0), afters[r]);
+      nests[r] = build_region(&n, LLVMConstInt(i32, r, 0), afters[r]);
     }
     for (unsigned r = 0; r < regions; r++) {
       LLVMPositionBuilderAtEnd(builder, afters[r]);

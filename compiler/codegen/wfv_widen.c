@@ -8,6 +8,7 @@
 
 #include "sub_groups.h"
 #include "wfv.h"
+#include "work_group_abi.h"
 
 static unsigned components(LLVMTypeRef type) {
   return LLVMGetTypeKind(type) == LLVMVectorTypeKind ? LLVMGetVectorSize(type)
@@ -370,6 +371,11 @@ static bool widen_call(wfv *w, LLVMValueRef call, int at, LLVMValueRef mask) {
   const char *name =
       LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &length) : "";
   if (is_droppable(name)) return true;
+  /* progress.c's pause point: once for the sub-group, whichever lanes
+   * run. */
+  if (strcmp(name, CPU_PAUSE_SYMBOL) == 0) {
+    return clone_with(w, call, at, map_scalar, 0) != NULL;
+  }
   cc_sub_group_call sg;
   if (cc_sub_group_primitive(call, &sg)) {
     return wfv_widen_sub_group(w, call, at, mask, &sg);

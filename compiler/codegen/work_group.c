@@ -281,9 +281,12 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
   result->local_memory = layout.size;
   cc_status status = inline_helpers(module, kernel, log);
   bool stepped = status == cc_success && cc_has_barrier(kernel);
+  /* A row of merged groups has no sub-groups of its own: none may wait
+   * for another. */
   result->merges_groups = status == cc_success && layout.size == 0 &&
                           !has_local_pointer_arg(info) &&
-                          !cc_observes_work_groups(kernel, local_size);
+                          !cc_observes_work_groups(kernel, local_size) &&
+                          !cc_may_wait_for_others(kernel);
   *body = status == cc_success
               ? make_body(module, kernel, info, by_pointer, local_size, stepped,
                           result->merges_groups)
@@ -415,6 +418,11 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   bool keep_vectors = status == cc_success && cc_widest_vector(body) >= 8;
   if (status == cc_success && !keep_vectors) {
     status = cc_scalarize_vector_types(module, body, reads_images, log);
+  }
+  /* Loops where a sub-group may wait for another let the others run: a
+   * pause point per iteration, which the vectorizer keeps one call. */
+  if (status == cc_success && cc_add_pause_points(module, body) < 0) {
+    status = cc_fail(log, cc_error_out_of_memory, "no memory");
   }
   unsigned lanes = 0;
   LLVMValueRef vector_body = NULL;

@@ -33,18 +33,16 @@ static const char cc_prelude[] =
     "#undef __CLMUX_CTZ\n#undef __CLMUX_CTZ1\n";
 
 /* The language extensions the CPU device supports (the required 1.2
- * ones, doubles, halves, 64-bit atomics, 3D image writes; not
- * cl_khr_subgroups,
- * which needs independent forward progress, which sub-groups run one
- * after another do not have); Clang's x86 default
- * would enable many the device lacks. */
+ * ones, doubles, halves, 64-bit atomics, 3D image writes, sub-groups);
+ * Clang's x86 default would enable many the device lacks. */
 #define CC_EXTENSIONS                                                      \
   "-cl-ext=-all,+cl_khr_global_int32_base_atomics,"                       \
   "+cl_khr_global_int32_extended_atomics,"                                \
   "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics," \
   "+cl_khr_byte_addressable_store,+cl_khr_fp64,"                         \
   "+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"          \
-  "+cl_khr_3d_image_writes,+cl_khr_fp16,+cl_khr_depth_images"
+  "+cl_khr_3d_image_writes,+cl_khr_fp16,+cl_khr_depth_images,"           \
+  "+cl_khr_subgroups"
 
 /* OpenCL C 3.0's optional features the CPU device has: images (3D writes
  * and read-write images too), doubles, 64-bit integers, C11-style atomics of every order and

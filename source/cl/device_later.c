@@ -82,15 +82,19 @@ cl_int clx_device_later_info(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
       size = sizeof(cl_bitfield);
       break;
-    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     case CL_DEVICE_PIPE_SUPPORT:
       size = sizeof(cl_bool);
       break;
     /* What it has. */
     /* Sub-groups (the vectorizer's lanes, kernel_sub_groups.c): as many as
      * a group has work-items, in a group one item wide. They run one
-     * after another on a group's thread: no independent forward
-     * progress. */
+     * after another on a group's thread, and take turns where one may
+     * wait for another (compiler/codegen/progress.c, the CPU target's
+     * sub_group_turns.c). */
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+      v.b = CL_TRUE;
+      size = sizeof(cl_bool);
+      break;
     case CL_DEVICE_MAX_NUM_SUB_GROUPS:
       v.u = device->info->max_sub_group_count;
       size = sizeof(cl_uint);

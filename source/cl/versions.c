@@ -46,6 +46,9 @@ static const extension extensions[] = {
     {"cl_ext_image_requirements_info", CL_MAKE_VERSION_KHR(0, 5, 0), NULL},
     {"cl_ext_image_from_buffer", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_ext_float_atomics", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
+    /* Sub-groups that make independent forward progress (the CPU
+     * target's sub_group_turns.c), for OpenCL C of every version. */
+    {"cl_khr_subgroups", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     /* OpenCL C 3.0's sub-groups' (compiler/builtins/sub_group). */
     {"cl_khr_subgroup_extended_types", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},
     {"cl_khr_subgroup_non_uniform_vote", CL_MAKE_VERSION_KHR(1, 0, 0), NULL},

@@ -2,7 +2,8 @@
  * process. A kernel writing terabytes past its buffer (SIGSEGV on every
  * worker at once), one that traps (SIGILL) and one dividing integers by
  * zero (SIGFPE) each complete with a negative status; what waits for them
- * gets CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST; stderr names the
+ * gets CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST; a fault while one
+ * sub-group waits for another leaves none waiting; stderr names the
  * kernel, the signal and the buffer argument near the address; the same
  * queue then runs a correct kernel correctly. A fault of the application's
  * own, outside kernels, still reaches the handler the application had
@@ -27,6 +28,19 @@ static const char source[] =
     "                   global int *out) {\n"
     "  size_t i = get_global_id(0);\n"
     "  out[i] = a[i] / b[i];\n"
+    "}\n"
+    "/* Item 0 waits for the group's last item, which faults first: the\n"
+    "   fault is taken in a sub-group's turn on a stack of its own. */\n"
+    "kernel void wait_then_fault(global int *p, ulong far) {\n"
+    "  local int flag;\n"
+    "  size_t l = get_local_id(0);\n"
+    "  if (l == 0) flag = 0;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (l == 0) while (atomic_add(&flag, 0) == 0) ;\n"
+    "  if (l == get_local_size(0) - 1) {\n"
+    "    p[get_global_id(0) + far] = 1;\n"
+    "    atomic_inc(&flag);\n"
+    "  }\n"
     "}\n"
     "kernel void square(global int *p) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -186,6 +200,19 @@ int main(void) {
            clWaitForEvents(1, &trap));
   CHECK(status_of(trap) < 0);
   clReleaseEvent(trap);
+  check_queue_still_works(buffer);
+
+  /* A fault while a sub-group waits for another: the waiting one is
+   * dropped with the NDRange, and the next waiting kernel runs. */
+  cl_event waiting = launch_on("wait_then_fault", buffer, (cl_ulong)1 << 38,
+                               1, 64);
+  clWaitForEvents(1, &waiting);
+  CHECK(status_of(waiting) < 0);
+  clReleaseEvent(waiting);
+  waiting = launch_on("wait_then_fault", buffer, 1, 1, 64);
+  CHECK_CL_SUCCESS(clWaitForEvents(1, &waiting));
+  CHECK_INT(CL_COMPLETE, status_of(waiting));
+  clReleaseEvent(waiting);
   check_queue_still_works(buffer);
 
   /* SIGFPE where the division is done by an instruction that faults; the

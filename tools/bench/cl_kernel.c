@@ -585,6 +585,45 @@ static bool check_reduce(const bench *b, void *const *outputs) {
   return ok;
 }
 
+/* A histogram of 256 bins: __local atomics in a loop, where a sub-group
+ * could wait for another, so clmux runs its sub-groups in turns (with a
+ * pause point in the loop). Each item takes HISTOGRAM_PER_ITEM values
+ * (the 64 in the source), its group's items side by side. */
+#define HISTOGRAM_PER_ITEM 64
+static const char histogram_source[] =
+    "kernel void histogram(global const float *x, global uint *bins) {\n"
+    "  local uint h[256];\n"
+    "  size_t l = get_local_id(0), size = get_local_size(0);\n"
+    "  for (size_t i = l; i < 256; i += size) h[i] = 0;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  size_t base = get_group_id(0) * size * 64;\n"
+    "  for (int j = 0; j < 64; j++) {\n"
+    "    float v = x[base + j * size + l];\n"
+    "    atomic_inc(&h[min((uint)(v * 256.0f), 255u)]);\n"
+    "  }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (size_t i = l; i < 256; i += size)\n"
+    "    bins[get_group_id(0) * 256 + i] = h[i];\n"
+    "}\n";
+
+static bool check_histogram(const bench *b, void *const *outputs) {
+  const reduction *s = b->state;
+  const cl_uint *bins = outputs[1];
+  size_t groups = b->global[0] / b->local[0];
+  size_t n = b->global[0] * HISTOGRAM_PER_ITEM;
+  size_t expected[256] = {0}, totals[256] = {0}, bad = 0, first = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned bin = (unsigned)(s->in[i] * 256.0f);
+    expected[bin < 255 ? bin : 255]++;
+  }
+  for (size_t bin = 0; bin < 256; bin++) {
+    for (size_t g = 0; g < groups; g++) totals[bin] += bins[g * 256 + bin];
+    if (totals[bin] != expected[bin] && !bad++) first = bin;
+  }
+  return report_mismatches("histogram bins", bad, first,
+                           (double)totals[first], (double)expected[first]);
+}
+
 static const char exp_sin_source[] =
     "kernel void exp_sin(global const float *x, global float *y) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -1070,6 +1109,25 @@ static void run_kernel_benches(size_t divisor) {
   b.name = "reduce_sub_groups";
   b.source = reduce_sub_groups_source;
   b.options = "-cl-std=CL3.0";
+  run_everywhere(&b);
+
+  snprintf(label, sizeof label, "histogram, local atomics (%s floats)",
+           count_label(n16));
+  b = (bench){"histogram",
+              label,
+              histogram_source,
+              1,
+              {n16 / HISTOGRAM_PER_ITEM, 1},
+              {local_size, 0},
+              {{ARG_IN, x, n16 * 4, 0, 0},
+               {ARG_OUT, NULL, n16 / HISTOGRAM_PER_ITEM / local_size * 1024,
+                0, 0}},
+              2,
+              4.0 * (double)n16,
+              "GB/s",
+              check_histogram,
+              &sum,
+              NULL};
   run_everywhere(&b);
 
   float *angles = random_floats(n16, -10.0f, 10.0f);

@@ -141,6 +141,13 @@ void cpu_fault_install(void);
  * in, when it faulted (it was abandoned where it faulted). */
 bool cpu_fault_run(cpu_range_fn fn, void *context, uint64_t begin, uint64_t end,
                    unsigned slot, uint8_t *local_memory, cpu_fault *fault);
+/* Sub-groups in turns (sub_group_turns.c): the entry points kernels
+ * call as CPU_SUB_GROUPS_SYMBOL and CPU_PAUSE_SYMBOL (work_group_abi.h),
+ * and what a fault in kernel code calls to drop the round it left. */
+void cpu_sub_groups(const uint8_t *args, const cpu_work_group *wg,
+                    uint64_t count, cpu_sub_group_fn run);
+void cpu_sub_group_pause(void);
+void cpu_sub_groups_abandon(void);
 /* An alternate signal stack for the calling thread, so that a kernel
  * overflowing its stack is caught too; pass the result to leave. */
 void *cpu_fault_thread_enter(void);

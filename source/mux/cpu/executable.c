@@ -237,18 +237,32 @@ static mux_result_t consume(LLVMErrorRef error, mux_result_t result) {
   return result;
 }
 
-/* Binds the runtime entry points compiled kernels call (today printf's) to
- * the target's functions, which the process-symbol search cannot see: they
- * are hidden in this library. */
+/* Binds the runtime entry points compiled kernels call (printf's, the
+ * sub-groups' turns) to the target's functions, which the process-symbol
+ * search cannot see: they are hidden in this library. */
+static const struct runtime_symbol {
+  const char *name;
+  void (*address)(void);
+} runtime_symbols[] = {
+    {CPU_PRINTF_SYMBOL, (void (*)(void))cpu_printf_record},
+    {CPU_SUB_GROUPS_SYMBOL, (void (*)(void))cpu_sub_groups},
+    {CPU_PAUSE_SYMBOL, cpu_sub_group_pause},
+};
+#define RUNTIME_SYMBOLS (sizeof runtime_symbols / sizeof *runtime_symbols)
+
 static LLVMErrorRef define_runtime_symbols(LLVMOrcLLJITRef jit,
                                            LLVMOrcJITDylibRef dylib) {
-  LLVMOrcCSymbolMapPair pair;
-  pair.Name = LLVMOrcLLJITMangleAndIntern(jit, CPU_PRINTF_SYMBOL);
-  pair.Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)&cpu_printf_record;
-  pair.Sym.Flags.GenericFlags =
-      LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
-  pair.Sym.Flags.TargetFlags = 0;
-  LLVMOrcMaterializationUnitRef unit = LLVMOrcAbsoluteSymbols(&pair, 1);
+  LLVMOrcCSymbolMapPair pairs[RUNTIME_SYMBOLS];
+  for (size_t i = 0; i < RUNTIME_SYMBOLS; i++) {
+    pairs[i].Name = LLVMOrcLLJITMangleAndIntern(jit, runtime_symbols[i].name);
+    pairs[i].Sym.Address =
+        (LLVMOrcExecutorAddress)(uintptr_t)runtime_symbols[i].address;
+    pairs[i].Sym.Flags.GenericFlags =
+        LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+    pairs[i].Sym.Flags.TargetFlags = 0;
+  }
+  LLVMOrcMaterializationUnitRef unit =
+      LLVMOrcAbsoluteSymbols(pairs, RUNTIME_SYMBOLS);
   LLVMErrorRef error = LLVMOrcJITDylibDefine(dylib, unit);
   if (error) LLVMOrcDisposeMaterializationUnit(unit);
   return error;
@@ -257,7 +271,11 @@ static LLVMErrorRef define_runtime_symbols(LLVMOrcLLJITRef jit,
 /* A kernel's symbol must name code of the object, never a runtime entry. */
 static bool kernel_symbols_allowed(const cpu_executable *executable) {
   for (uint32_t i = 0; i < executable->kernel_count; i++) {
-    if (strcmp(executable->symbols[i], CPU_PRINTF_SYMBOL) == 0) return false;
+    for (size_t s = 0; s < RUNTIME_SYMBOLS; s++) {
+      if (strcmp(executable->symbols[i], runtime_symbols[s].name) == 0) {
+        return false;
+      }
+    }
   }
   return true;
 }

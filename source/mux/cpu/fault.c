@@ -107,6 +107,7 @@ bool cpu_fault_run(cpu_range_fn fn, void *context, uint64_t begin, uint64_t end,
   uint32_t mxcsr = __builtin_ia32_stmxcsr();
   if (sigsetjmp(jump, 0)) {
     __builtin_ia32_ldmxcsr(mxcsr);
+    cpu_sub_groups_abandon();
     return false;
   }
   armed_fault = fault;

@@ -79,6 +79,21 @@ typedef void (*cpu_work_group_fn)(const uint8_t *args,
  * record layout is in cpu.h). */
 #define CPU_PRINTF_SYMBOL "__clmux_printf"
 
+/* Sub-groups that make independent forward progress. A kernel with a
+ * loop where one sub-group may wait for another (an atomic, a fence or a
+ * volatile access in it) calls CPU_PAUSE_SYMBOL in that loop, and its
+ * work-group function runs each region's sub-groups through
+ *   CPU_SUB_GROUPS_SYMBOL(args, wg, count, run)
+ * which calls run(args, wg', k) for k = 0 .. count-1, the sub-groups in
+ * order, each to its end or its next barrier. When a pause point has
+ * been reached often enough, the caller's other sub-groups get their
+ * turn, each on a stack of its own (wg' is then a copy of wg with that
+ * stack's stack_end). */
+#define CPU_SUB_GROUPS_SYMBOL "__clmux_sub_groups"
+#define CPU_PAUSE_SYMBOL "__clmux_sub_group_pause"
+typedef void (*cpu_sub_group_fn)(const uint8_t *args, const cpu_work_group *wg,
+                                 uint64_t k);
+
 /* What a kernel sees of an image argument, read by the builtin library's
  * image functions (compiler/builtins/image/, which mirrors this layout):
  * pixel (x, y, z) is at data + x * pixel_size + y * row_pitch +

@@ -72,7 +72,7 @@ int main(void) {
             "defined(__opencl_c_atomic_scope_device) && "
             "defined(__opencl_c_atomic_scope_all_devices) && "
             "defined(__opencl_c_generic_address_space) && "
-            "defined(__opencl_c_subgroups) && !defined(cl_khr_subgroups) && "
+            "defined(__opencl_c_subgroups) && defined(cl_khr_subgroups) && "
             "!defined(__opencl_c_pipes) && "
             "!defined(__opencl_c_device_enqueue) && "
             "defined(__opencl_c_read_write_images) && "
