@@ -217,62 +217,47 @@ static LLVMValueRef linear_id(lowering *l, work_item_query query) {
   return value;
 }
 
-/* to_global, to_local, to_private and get_fence of `pointer`: local memory
- * is the worker's block, private memory its scratch and the stack from
- * here up, global memory the rest (cpu_work_group). */
+/* to_global, to_local, to_private and get_fence of `pointer`, from the
+ * CPU target's CPU_ADDRESS_SPACE_SYMBOL (work_group_abi.h): it knows the
+ * local memory, scratch and stacks of every work-group, so that a
+ * pointer another work-item stored is placed right too. */
 static LLVMValueRef address_space_query(lowering *l, work_item_query query,
                                         LLVMValueRef call) {
   LLVMBuilderRef b = l->builder;
   LLVMContextRef context = LLVMGetTypeContext(l->i64);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
   LLVMValueRef pointer = LLVMGetOperand(call, 0);
-  LLVMValueRef address = LLVMBuildPtrToInt(b, pointer, l->i64, "");
-  /* (address - start) < size, unsigned: within [start, start + size). */
-  LLVMValueRef local_start = LLVMBuildPtrToInt(
-      b,
-      cc_load_wg_pointer(b, l->wg, offsetof(cpu_work_group, local_memory), ""),
-      l->i64, "");
-  LLVMValueRef is_local =
-      LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, address, local_start, ""),
-                    wg_u64(l, offsetof(cpu_work_group, local_memory_size)), "");
+  LLVMModuleRef module = LLVMGetGlobalParent(
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)));
+  LLVMTypeRef params[2] = {ptr, ptr};
+  LLVMTypeRef type = LLVMFunctionType(i32, params, 2, 0);
+  LLVMValueRef classify = LLVMGetNamedFunction(module, CPU_ADDRESS_SPACE_SYMBOL);
+  if (!classify) {
+    classify = LLVMAddFunction(module, CPU_ADDRESS_SPACE_SYMBOL, type);
+    unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+    LLVMAddAttributeAtIndex(classify, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(context, nounwind, 0));
+  }
+  LLVMValueRef args[2] = {
+      LLVMBuildAddrSpaceCast(b, pointer, ptr, ""), l->wg};
+  LLVMValueRef kind = LLVMBuildCall2(b, type, classify, args, 2, "space");
+  LLVMValueRef is_local = LLVMBuildICmp(
+      b, LLVMIntEQ, kind, LLVMConstInt(i32, cpu_address_local, 0), "");
   if (query == query_get_fence) {
     return LLVMBuildSelect(
         b, is_local, LLVMConstInt(LLVMTypeOf(call), 1, 0), /* LOCAL */
         LLVMConstInt(LLVMTypeOf(call), 2, 0), "");         /* GLOBAL */
   }
-  LLVMValueRef scratch_start = LLVMBuildPtrToInt(
-      b, cc_load_wg_pointer(b, l->wg, offsetof(cpu_work_group, scratch), ""),
-      l->i64, "");
-  LLVMValueRef in_scratch =
-      LLVMBuildICmp(b, LLVMIntULT, LLVMBuildSub(b, address, scratch_start, ""),
-                    wg_u64(l, offsetof(cpu_work_group, scratch_size)), "");
-  LLVMModuleRef module = LLVMGetGlobalParent(
-      LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)));
-  LLVMTypeRef save_type = LLVMFunctionType(ptr, NULL, 0, 0);
-  LLVMValueRef save = LLVMGetNamedFunction(module, "llvm.stacksave.p0");
-  if (!save) save = LLVMAddFunction(module, "llvm.stacksave.p0", save_type);
-  /* A leaf function keeps locals in the 128-byte red zone below the stack
-   * pointer (x86-64 System V). */
-  LLVMValueRef stack_pointer = LLVMBuildSub(
-      b,
-      LLVMBuildPtrToInt(b, LLVMBuildCall2(b, save_type, save, NULL, 0, ""),
-                        l->i64, ""),
-      LLVMConstInt(l->i64, 128, 0), "");
-  LLVMValueRef stack_end = LLVMBuildPtrToInt(
-      b, cc_load_wg_pointer(b, l->wg, offsetof(cpu_work_group, stack_end), ""),
-      l->i64, "");
-  LLVMValueRef on_stack =
-      LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, stack_pointer, ""),
-                   LLVMBuildICmp(b, LLVMIntULT, address, stack_end, ""), "");
-  LLVMValueRef is_private = LLVMBuildOr(b, in_scratch, on_stack, "");
-  LLVMValueRef is_global =
-      LLVMBuildNot(b, LLVMBuildOr(b, is_local, is_private, ""), "");
-  LLVMValueRef kept = query == query_to_global  ? is_global
-                      : query == query_to_local ? is_local
-                                                : is_private;
-  LLVMTypeRef type = LLVMTypeOf(call);
-  return LLVMBuildSelect(b, kept, LLVMBuildAddrSpaceCast(b, pointer, type, ""),
-                         LLVMConstPointerNull(type), "");
+  unsigned wanted = query == query_to_global  ? cpu_address_global
+                    : query == query_to_local ? cpu_address_local
+                                              : cpu_address_private;
+  LLVMValueRef kept = LLVMBuildICmp(b, LLVMIntEQ, kind,
+                                    LLVMConstInt(i32, wanted, 0), "");
+  LLVMTypeRef result = LLVMTypeOf(call);
+  return LLVMBuildSelect(b, kept,
+                         LLVMBuildAddrSpaceCast(b, pointer, result, ""),
+                         LLVMConstPointerNull(result), "");
 }
 
 /* The query's value for a dimension argument that may be any i32. */

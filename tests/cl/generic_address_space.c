@@ -3,7 +3,8 @@
  * (work-items choosing differently); to_global, to_local, to_private and
  * get_fence on each kind of memory, in kernels with and without barriers
  * (private arrays live in scratch or on the stack), on plain host memory
- * passed as SVM; and builtins with generic pointer parameters (math,
+ * passed as SVM, on addresses other groups stored (their local memory,
+ * other threads' stacks); and builtins with generic pointer parameters (math,
  * vector loads and stores, C11 atomics) on every kind of memory. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <math.h>
@@ -52,6 +53,24 @@ static const char source[] =
     "  kinds[3 * i] = kind(&p[i % 4]);\n"
     "  kinds[3 * i + 1] = kind((int *)&x);\n"
     "  kinds[3 * i + 2] = kind(host + i);\n"
+    "}\n"
+    /* Where other work-items' variables lie: an earlier NDRange's
+     * groups stored them, on other threads too. */
+    "kernel void store_pointers(global ulong *where) {\n"
+    "  local int l;\n"
+    "  volatile int p = 1;\n"
+    "  size_t i = get_global_id(0);\n"
+    "  if (get_local_id(0) == 0) l = 2;\n"
+    "  where[2 * i] = (ulong)&l;\n"
+    "  where[2 * i + 1] = (ulong)&p;\n"
+    "}\n"
+    "kernel void others_kinds(global const ulong *where, global uint *kinds) {\n"
+    "  size_t i = get_global_id(0), n = get_global_size(0);\n"
+    "  for (size_t k = 0; k < 4; k++) {\n"
+    "    size_t other = (i + k * n / 4 + 64) % n;\n"
+    "    kinds[8 * i + 2 * k] = kind((int *)where[2 * other]);\n"
+    "    kinds[8 * i + 2 * k + 1] = kind((int *)where[2 * other + 1]);\n"
+    "  }\n"
     "}\n"
     "kernel void builtins(global float *g, global int *counters,\n"
     "                     global float *out) {\n"
@@ -179,6 +198,40 @@ static void test_stack_kinds(void) {
   free(host);
 }
 
+/* Other groups' local memory and other threads' stacks are local and
+ * private memory to a work-item that reads their addresses. */
+static void test_others_kinds(void) {
+  enum { N = 2048, LOCAL = 64 };
+  cl_mem where = cl_test_buffer(context, 2 * N * sizeof(cl_ulong), NULL);
+  cl_mem kinds = cl_test_buffer(context, 8 * N * sizeof(cl_uint), NULL);
+  cl_kernel store = kernel_named("store_pointers");
+  cl_kernel read = kernel_named("others_kinds");
+  clSetKernelArg(store, 0, sizeof where, &where);
+  clSetKernelArg(read, 0, sizeof where, &where);
+  clSetKernelArg(read, 1, sizeof kinds, &kinds);
+  size_t global = N, local = LOCAL;
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, store, 1, NULL, &global,
+                                          &local, 0, NULL, NULL));
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, read, 1, NULL, &global,
+                                          &local, 0, NULL, NULL));
+  static cl_uint got[8 * N];
+  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, kinds, CL_TRUE, 0, sizeof got,
+                                       got, 0, NULL, NULL));
+  int bad = 0;
+  for (int i = 0; i < 4 * N; i++) {
+    bad += got[2 * i] != local_kind;
+    bad += got[2 * i + 1] != private_kind;
+  }
+  if (bad) {
+    fprintf(stderr, "others_kinds: %d wrong (%x %x)\n", bad, got[0], got[1]);
+  }
+  CHECK_INT(0, bad);
+  clReleaseKernel(store);
+  clReleaseKernel(read);
+  clReleaseMemObject(kinds);
+  clReleaseMemObject(where);
+}
+
 static void test_builtins(void) {
   enum { N = 64, LOCAL = 16 };
   float g[4] = {1, 2, 3, 4};
@@ -237,6 +290,7 @@ int main(void) {
   program = cl_test_build(context, device, source, "-cl-std=CL3.0");
   test_choose();
   test_stack_kinds();
+  test_others_kinds();
   test_builtins();
   clReleaseProgram(program);
   clReleaseCommandQueue(queue);

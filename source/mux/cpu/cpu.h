@@ -141,6 +141,16 @@ void cpu_fault_install(void);
  * in, when it faulted (it was abandoned where it faulted). */
 bool cpu_fault_run(cpu_range_fn fn, void *context, uint64_t begin, uint64_t end,
                    unsigned slot, uint8_t *local_memory, cpu_fault *fault);
+/* Where pointers lie (address_spaces.c): CPU_ADDRESS_SPACE_SYMBOL's
+ * function, and the table of other groups' local memory and private
+ * stacks. add returns an index for remove, or -1 when the table is full;
+ * a thread stack is removed when its thread exits. */
+uint32_t cpu_address_space(const void *pointer, const cpu_work_group *wg);
+int cpu_address_range_add(const void *start, size_t size,
+                          enum cpu_address_space kind);
+void cpu_address_range_remove(int index);
+void cpu_address_range_add_thread_stack(const void *start, size_t size);
+
 /* Sub-groups in turns (sub_group_turns.c): the entry points kernels
  * call as CPU_SUB_GROUPS_SYMBOL and CPU_PAUSE_SYMBOL (work_group_abi.h),
  * and what a fault in kernel code calls to drop the round it left. */

@@ -238,7 +238,7 @@ static mux_result_t consume(LLVMErrorRef error, mux_result_t result) {
 }
 
 /* Binds the runtime entry points compiled kernels call (printf's, the
- * sub-groups' turns) to the target's functions, which the process-symbol
+ * sub-groups' turns, the address spaces' queries) to the target's functions, which the process-symbol
  * search cannot see: they are hidden in this library. */
 static const struct runtime_symbol {
   const char *name;
@@ -247,6 +247,7 @@ static const struct runtime_symbol {
     {CPU_PRINTF_SYMBOL, (void (*)(void))cpu_printf_record},
     {CPU_SUB_GROUPS_SYMBOL, (void (*)(void))cpu_sub_groups},
     {CPU_PAUSE_SYMBOL, cpu_sub_group_pause},
+    {CPU_ADDRESS_SPACE_SYMBOL, (void (*)(void))cpu_address_space},
 };
 #define RUNTIME_SYMBOLS (sizeof runtime_symbols / sizeof *runtime_symbols)
 

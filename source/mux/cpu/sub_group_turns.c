@@ -40,9 +40,16 @@
 #define GUARD_SIZE ((size_t)64 << 10)
 #define KEPT_STACKS 16u
 
+/* A mapping of a guard, then the stack, and its entry in the table of
+ * private ranges (address_spaces.c). */
+typedef struct runner_stack {
+  uint8_t *mapping;
+  int range;
+} runner_stack;
+
 typedef struct runner {
   ucontext_t context;
-  uint8_t *mapping; /* guard, then the stack; NULL for runner 0 */
+  runner_stack stack; /* mapping NULL for runner 0 */
   cpu_work_group wg; /* the caller's, with this stack's end */
   bool done;
 #ifdef TURNS_ASAN
@@ -63,7 +70,7 @@ typedef struct turns {
   runner **runners; /* [0]: the caller */
   unsigned runner_count, capacity, current;
   unsigned previous; /* the runner left for the current one */
-  uint8_t *kept[KEPT_STACKS]; /* stacks for the next round */
+  runner_stack kept[KEPT_STACKS]; /* stacks for the next round */
   unsigned kept_count;
 } turns;
 
@@ -76,38 +83,48 @@ static __thread __attribute__((tls_model("initial-exec"))) unsigned budget =
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
+static void unmap_stack(runner_stack stack);
+
 static void release_kept(void *unused) {
   (void)unused;
-  for (unsigned i = 0; i < state.kept_count; i++) {
-    munmap(state.kept[i], GUARD_SIZE + RUNNER_STACK_SIZE);
-  }
+  for (unsigned i = 0; i < state.kept_count; i++) unmap_stack(state.kept[i]);
   state.kept_count = 0;
 }
 
 static void make_exit_key(void) { pthread_key_create(&exit_key, release_kept); }
 
-static uint8_t *take_stack(void) {
+static void unmap_stack(runner_stack stack) {
+  cpu_address_range_remove(stack.range);
+  munmap(stack.mapping, GUARD_SIZE + RUNNER_STACK_SIZE);
+}
+
+static runner_stack take_stack(void) {
   if (state.kept_count) return state.kept[--state.kept_count];
+  runner_stack stack = {NULL, -1};
   void *mapping =
       mmap(NULL, GUARD_SIZE + RUNNER_STACK_SIZE, PROT_READ | PROT_WRITE,
            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-  if (mapping == MAP_FAILED) return NULL;
+  if (mapping == MAP_FAILED) return stack;
   if (mprotect(mapping, GUARD_SIZE, PROT_NONE) != 0) {
     munmap(mapping, GUARD_SIZE + RUNNER_STACK_SIZE);
-    return NULL;
+    return stack;
   }
   /* Kept stacks go when the thread does. */
   pthread_once(&exit_key_once, make_exit_key);
   pthread_setspecific(exit_key, &state);
-  return mapping;
+  stack.mapping = mapping;
+  /* Its variables are private memory to every work-item that asks. */
+  stack.range = cpu_address_range_add((uint8_t *)mapping + GUARD_SIZE,
+                                      RUNNER_STACK_SIZE, cpu_address_private);
+  return stack;
 }
 
-static void give_stack(uint8_t *mapping) {
-  if (!mapping) return;
+static void give_stack(runner_stack stack) {
+  if (!stack.mapping) return;
   if (state.kept_count < KEPT_STACKS) {
-    state.kept[state.kept_count++] = mapping;
+    state.kept[state.kept_count++] = stack;
   } else {
-    munmap(mapping, GUARD_SIZE + RUNNER_STACK_SIZE);
+    unmap_stack(stack);
   }
 }
 
@@ -119,7 +136,7 @@ static void end_round(void) {
       __tsan_destroy_fiber(state.runners[i]->tsan_fiber);
     }
 #endif
-    give_stack(state.runners[i]->mapping);
+    give_stack(state.runners[i]->stack);
     free(state.runners[i]);
   }
   if (state.runners) free(state.runners[0]);
@@ -255,13 +272,14 @@ static bool start_runner(void) {
     state.capacity *= 2;
   }
   runner *r = calloc(1, sizeof *r);
-  uint8_t *mapping = r ? take_stack() : NULL;
+  runner_stack stack = r ? take_stack() : (runner_stack){NULL, -1};
+  uint8_t *mapping = stack.mapping;
   if (!mapping || !make_context(r, mapping)) {
-    give_stack(mapping);
+    give_stack(stack);
     free(r);
     return false;
   }
-  r->mapping = mapping;
+  r->stack = stack;
   r->wg = *state.wg;
   r->wg.stack_end = mapping + GUARD_SIZE + RUNNER_STACK_SIZE;
 #ifdef TURNS_ASAN

@@ -49,6 +49,7 @@ struct cpu_pool {
   size_t slot_stride;
   uint8_t *local_memory; /* one mapping, a page-aligned stride per slot */
   size_t local_memory_mapped;
+  int local_memory_range; /* in address_spaces.c's table */
   pthread_mutex_t call_lock; /* one loop at a time */
 
   /* The published loop, written only while it is closed. */
@@ -311,8 +312,11 @@ struct cpu_pool *cpu_pool_create(mux_allocator_info_t allocator,
     return NULL;
   }
   pool->local_memory = mapping;
+  pool->local_memory_range = cpu_address_range_add(
+      mapping, pool->local_memory_mapped, cpu_address_local);
 
   if (pthread_mutex_init(&pool->call_lock, NULL) != 0) {
+    cpu_address_range_remove(pool->local_memory_range);
     munmap(mapping, pool->local_memory_mapped);
     cpu_free(allocator, pool);
     return NULL;
@@ -342,6 +346,7 @@ struct cpu_pool *cpu_pool_create(mux_allocator_info_t allocator,
   if (started < workers) {
     cpu_stop_workers(pool, started);
     pthread_mutex_destroy(&pool->call_lock);
+    cpu_address_range_remove(pool->local_memory_range);
     munmap(mapping, pool->local_memory_mapped);
     cpu_free(allocator, pool);
     return NULL;
@@ -353,6 +358,7 @@ void cpu_pool_destroy(struct cpu_pool *pool, mux_allocator_info_t allocator) {
   if (!pool) return;
   cpu_stop_workers(pool, pool->workers);
   pthread_mutex_destroy(&pool->call_lock);
+  cpu_address_range_remove(pool->local_memory_range);
   munmap(pool->local_memory, pool->local_memory_mapped);
   cpu_free(allocator, pool);
 }
@@ -376,6 +382,8 @@ uint8_t *cpu_thread_stack_end(void) {
     if (pthread_getattr_np(pthread_self(), &attr) == 0) {
       if (pthread_attr_getstack(&attr, &base, &size) == 0) {
         end = (uint8_t *)base + size;
+        /* Other work-items may ask where its variables lie. */
+        cpu_address_range_add_thread_stack(base, size);
       }
       pthread_attr_destroy(&attr);
     }

@@ -56,11 +56,10 @@ typedef struct cpu_work_group {
   uint32_t work_dim;
   uint8_t *local_memory; /* this worker's local memory, CPU_LOCAL_ALIGN'd */
   uint8_t *scratch;      /* per-work-item storage across barriers */
-  /* Where each address space lies, for the generic address space's
-   * to_global, to_local, to_private and get_fence: local memory is
+  /* Where this group's address spaces lie: local memory is
    * local_memory_size bytes from local_memory; private memory is the
    * scratch_size bytes from scratch and the thread's stack up to
-   * stack_end; everything else is global. */
+   * stack_end (CPU_ADDRESS_SPACE_SYMBOL knows those of the others). */
   uint64_t local_memory_size;
   uint64_t scratch_size;
   uint8_t *stack_end;
@@ -70,6 +69,10 @@ typedef struct cpu_work_group {
    * global_offset + g * enqueued_local_size. */
   uint32_t enqueued_local_size[3];
   uint32_t reserved;
+  /* Every slot's scratch of the NDRange (CPU_ADDRESS_SPACE_SYMBOL reads
+   * it; kernels do not). */
+  uint8_t *scratch_block;
+  uint64_t scratch_block_size;
 } cpu_work_group;
 
 typedef void (*cpu_work_group_fn)(const uint8_t *args,
@@ -89,6 +92,18 @@ typedef void (*cpu_work_group_fn)(const uint8_t *args,
  * been reached often enough, the caller's other sub-groups get their
  * turn, each on a stack of its own (wg' is then a copy of wg with that
  * stack's stack_end). */
+/* The generic address space's to_global, to_local, to_private and
+ * get_fence call CPU_ADDRESS_SPACE_SYMBOL(pointer, wg), which says where
+ * the pointer lies: in the local memory of any work-group, in private
+ * memory (any group's scratch, any kernel thread's stack), or else in
+ * global memory. */
+#define CPU_ADDRESS_SPACE_SYMBOL "__clmux_address_space"
+enum cpu_address_space {
+  cpu_address_global = 0,
+  cpu_address_local = 1,
+  cpu_address_private = 2
+};
+
 #define CPU_SUB_GROUPS_SYMBOL "__clmux_sub_groups"
 #define CPU_PAUSE_SYMBOL "__clmux_sub_group_pause"
 typedef void (*cpu_sub_group_fn)(const uint8_t *args, const cpu_work_group *wg,
