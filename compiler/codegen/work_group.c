@@ -228,6 +228,7 @@ static cc_status choose_local_size(const cc_kernel_info *info,
 typedef struct clone_result {
   uint64_t local_memory, scratch, flags_offset;
   bool merges_groups;
+  bool waits; /* sub-groups of a group may wait for each other */
   uint32_t sub_group_size;
 } clone_result;
 
@@ -281,12 +282,16 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
   result->local_memory = layout.size;
   cc_status status = inline_helpers(module, kernel, log);
   bool stepped = status == cc_success && cc_has_barrier(kernel);
-  /* A row of merged groups has no sub-groups of its own: none may wait
+  /* Groups of one work-item have one sub-group, which waits for none.
+   * A row of merged groups has no sub-groups of its own: none may wait
    * for another. */
+  result->waits = status == cc_success &&
+                  local_size[0] * local_size[1] * local_size[2] != 1 &&
+                  cc_may_wait_for_others(kernel);
   result->merges_groups = status == cc_success && layout.size == 0 &&
                           !has_local_pointer_arg(info) &&
                           !cc_observes_work_groups(kernel, local_size) &&
-                          !cc_may_wait_for_others(kernel);
+                          !result->waits;
   *body = status == cc_success
               ? make_body(module, kernel, info, by_pointer, local_size, stepped,
                           result->merges_groups)
@@ -421,7 +426,8 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   }
   /* Loops where a sub-group may wait for another let the others run: a
    * pause point per iteration, which the vectorizer keeps one call. */
-  if (status == cc_success && cc_add_pause_points(module, body) < 0) {
+  if (status == cc_success && result->waits &&
+      cc_add_pause_points(module, body) < 0) {
     status = cc_fail(log, cc_error_out_of_memory, "no memory");
   }
   unsigned lanes = 0;
@@ -515,7 +521,7 @@ cc_status cc_build_work_group(LLVMModuleRef source,
   }
   if (status == cc_success) {
     LLVMModuleRef module = LLVMCloneModule(source);
-    clone_result result = {0, 0, 0, false, 1};
+    clone_result result = {0, 0, 0, false, false, 1};
     status = build_in_clone(module, name, &info, chosen, symbol, bounds_check,
                             globals, &result, log);
     if (status != cc_success && log && getenv("CLMUX_DEBUG")) {
