@@ -83,7 +83,10 @@ static __thread __attribute__((tls_model("initial-exec"))) unsigned budget =
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
-static void unmap_stack(runner_stack stack);
+static void unmap_stack(runner_stack stack) {
+  cpu_address_range_remove(stack.range);
+  munmap(stack.mapping, GUARD_SIZE + RUNNER_STACK_SIZE);
+}
 
 static void release_kept(void *unused) {
   (void)unused;
@@ -92,11 +95,6 @@ static void release_kept(void *unused) {
 }
 
 static void make_exit_key(void) { pthread_key_create(&exit_key, release_kept); }
-
-static void unmap_stack(runner_stack stack) {
-  cpu_address_range_remove(stack.range);
-  munmap(stack.mapping, GUARD_SIZE + RUNNER_STACK_SIZE);
-}
 
 static runner_stack take_stack(void) {
   if (state.kept_count) return state.kept[--state.kept_count];
