@@ -127,6 +127,10 @@ typedef struct cc_target cc_target;
 /* A target machine for the host CPU (name and features), PIC, aggressive
  * optimization. One target must not be used by two threads at once. */
 cc_status cc_target_create_host(cc_target **out, cc_log *log);
+/* The same for another x86-64 CPU (LLVM's name, and features as
+ * "+avx512f,+avx512fp16"): what clmux makes of a kernel on it. */
+cc_status cc_target_create_named(const char *cpu, const char *features,
+                                 cc_target **out, cc_log *log);
 void cc_target_destroy(cc_target *target);
 /* The widest vector registers the host has, in bits (512, 256 or 128): the
  * width the work-item loops are vectorized at. */

@@ -38,17 +38,23 @@ static bool has_feature(const char *features, const char *name) {
   return false;
 }
 
-cc_status cc_target_create_host(cc_target **out, cc_log *log) {
+/* Takes cpu and features (LLVM's messages). */
+static cc_status create(char *cpu, char *features, cc_target **out,
+                        cc_log *log) {
   *out = NULL;
   pthread_once(&native_once, initialize_native);
-  if (native_failed) {
-    return cc_fail(log, cc_error_llvm, "LLVM has no native target");
-  }
   cc_target *target = calloc(1, sizeof *target);
-  if (!target) return cc_fail(log, cc_error_out_of_memory, "no memory");
+  if (!target || native_failed) {
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+    free(target);
+    return native_failed
+               ? cc_fail(log, cc_error_llvm, "LLVM has no native target")
+               : cc_fail(log, cc_error_out_of_memory, "no memory");
+  }
   target->triple = LLVMGetDefaultTargetTriple();
-  target->cpu = LLVMGetHostCPUName();
-  target->features = LLVMGetHostCPUFeatures();
+  target->cpu = cpu;
+  target->features = features;
   LLVMTargetRef llvm_target = NULL;
   char *message = NULL;
   if (LLVMGetTargetFromTriple(target->triple, &llvm_target, &message)) {
@@ -71,6 +77,15 @@ cc_status cc_target_create_host(cc_target **out, cc_log *log) {
                                                                  : 128;
   *out = target;
   return cc_success;
+}
+
+cc_status cc_target_create_host(cc_target **out, cc_log *log) {
+  return create(LLVMGetHostCPUName(), LLVMGetHostCPUFeatures(), out, log);
+}
+
+cc_status cc_target_create_named(const char *cpu, const char *features,
+                                 cc_target **out, cc_log *log) {
+  return create(LLVMCreateMessage(cpu), LLVMCreateMessage(features), out, log);
 }
 
 void cc_target_destroy(cc_target *target) {
