@@ -259,8 +259,8 @@ static void build_entry(nest_context *n, LLVMValueRef args, LLVMValueRef wg) {
     if (n->by_pointer[i]) {
       n->call_args[i] = at;
     } else {
-      n->call_args[i] =
-          LLVMBuildLoad2(builder, LLVMTypeOf(LLVMGetParam(n->scalar_body, i)), at, "");
+      n->call_args[i] = LLVMBuildLoad2(
+          builder, LLVMTypeOf(LLVMGetParam(n->scalar_body, i)), at, "");
       LLVMSetAlignment(n->call_args[i],
                        (unsigned)cpu_arg_alignment(n->info->args[i].size));
     }
@@ -306,11 +306,10 @@ static void build_entry(nest_context *n, LLVMValueRef args, LLVMValueRef wg) {
             ? n->size[d]
             : LLVMBuildZExt(
                   builder,
-                  cc_load_wg_field(builder, wg, i32,
-                                   offsetof(cpu_work_group,
-                                            enqueued_local_size) +
-                                       4 * d,
-                                   "enqueued_local_size"),
+                  cc_load_wg_field(
+                      builder, wg, i32,
+                      offsetof(cpu_work_group, enqueued_local_size) + 4 * d,
+                      "enqueued_local_size"),
                   i64, "");
     n->base[d] =
         d == 0 && n->x_rows
@@ -341,11 +340,10 @@ static bool calls_pause(LLVMValueRef function) {
  * vector body) along x, then rows in y and z. */
 static LLVMValueRef sub_groups_in_x(nest_context *n) {
   unsigned step = n->lanes ? n->lanes : 1;
-  return LLVMBuildUDiv(
-      n->builder,
-      LLVMBuildNUWAdd(n->builder, n->size[0],
-                      LLVMConstInt(n->i64, step - 1, 0), ""),
-      LLVMConstInt(n->i64, step, 0), "sub_groups_x");
+  return LLVMBuildUDiv(n->builder,
+                       LLVMBuildNUWAdd(n->builder, n->size[0],
+                                       LLVMConstInt(n->i64, step - 1, 0), ""),
+                       LLVMConstInt(n->i64, step, 0), "sub_groups_x");
 }
 
 /* run(args, wg, k) of work_group_abi.h: sub-group k through `region`. */
@@ -391,8 +389,8 @@ static LLVMValueRef build_sub_group_fn(const nest_context *outer,
   if (n.lanes) {
     n.call_args[LLVMCountParams(n.body) - 1] = lane_mask(&n, id[0], n.size[0]);
   }
-  LLVMBuildCall2(n.builder, LLVMGlobalGetValueType(n.body), n.body,
-                 n.call_args, LLVMCountParams(n.body), "");
+  LLVMBuildCall2(n.builder, LLVMGlobalGetValueType(n.body), n.body, n.call_args,
+                 LLVMCountParams(n.body), "");
   LLVMBuildRetVoid(n.builder);
   LLVMDisposeBuilder(n.builder);
   free(n.call_args);
@@ -427,8 +425,7 @@ static LLVMBasicBlockRef build_turns(nest_context *n, LLVMValueRef region,
                    n->last_flags[j]);
   }
   LLVMValueRef count = LLVMBuildNUWMul(
-      builder,
-      LLVMBuildNUWMul(builder, sub_groups_in_x(n), n->size[1], ""),
+      builder, LLVMBuildNUWMul(builder, sub_groups_in_x(n), n->size[1], ""),
       n->size[2], "sub_groups");
   LLVMValueRef call_args[4] = {n->args, n->wg, count, run_one};
   LLVMBuildCall2(builder, type, run_all, call_args, 4, "");
@@ -436,14 +433,11 @@ static LLVMBasicBlockRef build_turns(nest_context *n, LLVMValueRef region,
   return preheader;
 }
 
-LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
-                                       LLVMValueRef vector_body,
-                                       const cc_kernel_info *info,
-                                       const bool *by_pointer,
-                                       const uint32_t local_size[3],
-                                       const char *symbol, bool parallel,
-                                       bool x_rows, unsigned regions,
-                                       uint64_t flags_offset, unsigned lanes) {
+LLVMValueRef cc_build_work_group_loops(
+    LLVMModuleRef module, LLVMValueRef body, LLVMValueRef vector_body,
+    const cc_kernel_info *info, const bool *by_pointer,
+    const uint32_t local_size[3], const char *symbol, bool parallel,
+    bool x_rows, unsigned regions, uint64_t flags_offset, unsigned lanes) {
   LLVMContextRef context = LLVMGetModuleContext(module);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(context);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
@@ -465,11 +459,28 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
   LLVMBasicBlockRef entry =
       LLVMAppendBasicBlockInContext(context, function, "entry");
   LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
-  nest_context n = {context, builder, function,
-                    vector_body ? vector_body : body, i64, NULL,
-                    info->arg_count, {NULL}, {NULL}, parallel && !lanes, NULL,
-                    0, lanes, local_size[0], body, info, by_pointer,
-                    local_size, x_rows, symbol, args, wg};
+  nest_context n = {context,
+                    builder,
+                    function,
+                    vector_body ? vector_body : body,
+                    i64,
+                    NULL,
+                    info->arg_count,
+                    {NULL},
+                    {NULL},
+                    parallel && !lanes,
+                    NULL,
+                    0,
+                    lanes,
+                    local_size[0],
+                    body,
+                    info,
+                    by_pointer,
+                    local_size,
+                    x_rows,
+                    symbol,
+                    args,
+                    wg};
   LLVMBasicBlockRef (*build_region)(nest_context *, LLVMValueRef,
                                     LLVMBasicBlockRef) =
       calls_pause(n.body) ? build_turns : build_nest;

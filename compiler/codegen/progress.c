@@ -65,8 +65,8 @@ static bool mark_cycles(const cc_blocks *blocks, bool *in_cycle) {
 }
 
 /* The blocks of `function` in a cycle that synchronizes, or NULL. */
-static LLVMBasicBlockRef *waiting_blocks(LLVMValueRef function,
-                                         size_t *count, bool *failed) {
+static LLVMBasicBlockRef *waiting_blocks(LLVMValueRef function, size_t *count,
+                                         bool *failed) {
   cc_blocks blocks;
   *count = 0;
   *failed = false;
@@ -103,8 +103,8 @@ long cc_add_pause_points(LLVMModuleRef module, LLVMValueRef function) {
   LLVMBasicBlockRef *blocks = waiting_blocks(function, &count, &failed);
   if (failed) return -1;
   LLVMContextRef context = LLVMGetModuleContext(module);
-  LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(context), NULL,
-                                      0, 0);
+  LLVMTypeRef type =
+      LLVMFunctionType(LLVMVoidTypeInContext(context), NULL, 0, 0);
   LLVMValueRef pause = LLVMGetNamedFunction(module, CPU_PAUSE_SYMBOL);
   if (count && !pause) {
     pause = LLVMAddFunction(module, CPU_PAUSE_SYMBOL, type);

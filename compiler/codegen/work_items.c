@@ -232,15 +232,15 @@ static LLVMValueRef address_space_query(lowering *l, work_item_query query,
       LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)));
   LLVMTypeRef params[2] = {ptr, ptr};
   LLVMTypeRef type = LLVMFunctionType(i32, params, 2, 0);
-  LLVMValueRef classify = LLVMGetNamedFunction(module, CPU_ADDRESS_SPACE_SYMBOL);
+  LLVMValueRef classify =
+      LLVMGetNamedFunction(module, CPU_ADDRESS_SPACE_SYMBOL);
   if (!classify) {
     classify = LLVMAddFunction(module, CPU_ADDRESS_SPACE_SYMBOL, type);
     unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
     LLVMAddAttributeAtIndex(classify, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(context, nounwind, 0));
   }
-  LLVMValueRef args[2] = {
-      LLVMBuildAddrSpaceCast(b, pointer, ptr, ""), l->wg};
+  LLVMValueRef args[2] = {LLVMBuildAddrSpaceCast(b, pointer, ptr, ""), l->wg};
   LLVMValueRef kind = LLVMBuildCall2(b, type, classify, args, 2, "space");
   LLVMValueRef is_local = LLVMBuildICmp(
       b, LLVMIntEQ, kind, LLVMConstInt(i32, cpu_address_local, 0), "");
@@ -252,8 +252,8 @@ static LLVMValueRef address_space_query(lowering *l, work_item_query query,
   unsigned wanted = query == query_to_global  ? cpu_address_global
                     : query == query_to_local ? cpu_address_local
                                               : cpu_address_private;
-  LLVMValueRef kept = LLVMBuildICmp(b, LLVMIntEQ, kind,
-                                    LLVMConstInt(i32, wanted, 0), "");
+  LLVMValueRef kept =
+      LLVMBuildICmp(b, LLVMIntEQ, kind, LLVMConstInt(i32, wanted, 0), "");
   LLVMTypeRef result = LLVMTypeOf(call);
   return LLVMBuildSelect(b, kept,
                          LLVMBuildAddrSpaceCast(b, pointer, result, ""),

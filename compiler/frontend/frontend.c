@@ -36,12 +36,12 @@ static const char cc_prelude[] =
  * ones, doubles, halves, 64-bit atomics, 3D image writes, sub-groups);
  * Clang's x86 default would enable many the device lacks. */
 #define CC_EXTENSIONS                                                      \
-  "-cl-ext=-all,+cl_khr_global_int32_base_atomics,"                       \
-  "+cl_khr_global_int32_extended_atomics,"                                \
+  "-cl-ext=-all,+cl_khr_global_int32_base_atomics,"                        \
+  "+cl_khr_global_int32_extended_atomics,"                                 \
   "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics," \
-  "+cl_khr_byte_addressable_store,+cl_khr_fp64,"                         \
-  "+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"          \
-  "+cl_khr_3d_image_writes,+cl_khr_fp16,+cl_khr_depth_images,"           \
+  "+cl_khr_byte_addressable_store,+cl_khr_fp64,"                           \
+  "+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"             \
+  "+cl_khr_3d_image_writes,+cl_khr_fp16,+cl_khr_depth_images,"             \
   "+cl_khr_subgroups"
 
 /* OpenCL C 3.0's optional features the CPU device has: images (3D writes

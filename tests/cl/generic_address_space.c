@@ -64,7 +64,8 @@ static const char source[] =
     "  where[2 * i] = (ulong)&l;\n"
     "  where[2 * i + 1] = (ulong)&p;\n"
     "}\n"
-    "kernel void others_kinds(global const ulong *where, global uint *kinds) {\n"
+    "kernel void others_kinds(global const ulong *where, global uint *kinds) "
+    "{\n"
     "  size_t i = get_global_id(0), n = get_global_size(0);\n"
     "  for (size_t k = 0; k < 4; k++) {\n"
     "    size_t other = (i + k * n / 4 + 64) % n;\n"
@@ -212,8 +213,8 @@ static void test_others_kinds(void) {
   size_t global = N, local = LOCAL;
   CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, store, 1, NULL, &global,
                                           &local, 0, NULL, NULL));
-  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, read, 1, NULL, &global,
-                                          &local, 0, NULL, NULL));
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, read, 1, NULL, &global, &local,
+                                          0, NULL, NULL));
   static cl_uint got[8 * N];
   CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, kinds, CL_TRUE, 0, sizeof got,
                                        got, 0, NULL, NULL));

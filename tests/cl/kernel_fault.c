@@ -204,8 +204,8 @@ int main(void) {
 
   /* A fault while a sub-group waits for another: the waiting one is
    * dropped with the NDRange, and the next waiting kernel runs. */
-  cl_event waiting = launch_on("wait_then_fault", buffer, (cl_ulong)1 << 38,
-                               1, 64);
+  cl_event waiting =
+      launch_on("wait_then_fault", buffer, (cl_ulong)1 << 38, 1, 64);
   clWaitForEvents(1, &waiting);
   CHECK(status_of(waiting) < 0);
   clReleaseEvent(waiting);

@@ -21,7 +21,8 @@ static const char chain_source[] =
     "  size_t group = get_group_id(0);\n"
     "  if (get_sub_group_local_id() == 0) {\n"
     "    /* The last sub-group goes first. */\n"
-    "    while (atomic_load_explicit(&turn, memory_order_acquire) != n - 1 - s)\n"
+    "    while (atomic_load_explicit(&turn, memory_order_acquire) != n - 1 - "
+    "s)\n"
     "      ;\n"
     "    order[group * 1024 + n - 1 - s] = s;\n"
     "    atomic_store_explicit(&turn, n - s, memory_order_release);\n"
@@ -65,9 +66,9 @@ static cl_command_queue queue;
 
 static void check_queries(void) {
   cl_bool progress = CL_FALSE;
-  CHECK_CL_SUCCESS(clGetDeviceInfo(
-      device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS,
-      sizeof progress, &progress, NULL));
+  CHECK_CL_SUCCESS(
+      clGetDeviceInfo(device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS,
+                      sizeof progress, &progress, NULL));
   CHECK(progress == CL_TRUE);
   CHECK(cl_test_has_extension(device, "cl_khr_subgroups"));
 }
@@ -81,8 +82,8 @@ static void run_chain(cl_kernel kernel, size_t lx, size_t ly) {
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof order, &order));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof counts, &counts));
   size_t global[2] = {lx * groups, ly}, local[2] = {lx, ly};
-  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global,
-                                          local, 0, NULL, NULL));
+  CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, local,
+                                          0, NULL, NULL));
   static cl_int got[groups * 1024];
   cl_int n[groups];
   CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, counts, CL_TRUE, 0, sizeof n, n,
@@ -164,8 +165,8 @@ static void run_chains(cl_program program) {
   cl_int error = CL_SUCCESS;
   cl_kernel kernel = clCreateKernel(program, "chain", &error);
   CHECK_CL_SUCCESS(error);
-  run_chain(kernel, 64, 1); /* vectors of lanes */
-  run_chain(kernel, 1, 16); /* single work-items: rows one wide */
+  run_chain(kernel, 64, 1);  /* vectors of lanes */
+  run_chain(kernel, 1, 16);  /* single work-items: rows one wide */
   run_chain(kernel, 200, 1); /* a last sub-group of fewer lanes */
   run_chain(kernel, 37, 3);
   check_sub_group_info(kernel);
@@ -186,8 +187,8 @@ int main(int argc, char **argv) {
   queue = cl_test_queue(context, device, 0);
   if (argc == 3 && strcmp(argv[1], "--child") == 0) return child(argv[2]);
   check_queries();
-  cl_program chain = cl_test_build(context, device, chain_source,
-                                   "-cl-std=CL3.0");
+  cl_program chain =
+      cl_test_build(context, device, chain_source, "-cl-std=CL3.0");
   run_chains(chain);
   char path[] = "/tmp/clmux-sub-group-progress-XXXXXX";
   int fd = mkstemp(path);

@@ -620,8 +620,8 @@ static bool check_histogram(const bench *b, void *const *outputs) {
     for (size_t g = 0; g < groups; g++) totals[bin] += bins[g * 256 + bin];
     if (totals[bin] != expected[bin] && !bad++) first = bin;
   }
-  return report_mismatches("histogram bins", bad, first,
-                           (double)totals[first], (double)expected[first]);
+  return report_mismatches("histogram bins", bad, first, (double)totals[first],
+                           (double)expected[first]);
 }
 
 static const char exp_sin_source[] =
@@ -1113,21 +1113,21 @@ static void run_kernel_benches(size_t divisor) {
 
   snprintf(label, sizeof label, "histogram, local atomics (%s floats)",
            count_label(n16));
-  b = (bench){"histogram",
-              label,
-              histogram_source,
-              1,
-              {n16 / HISTOGRAM_PER_ITEM, 1},
-              {local_size, 0},
-              {{ARG_IN, x, n16 * 4, 0, 0},
-               {ARG_OUT, NULL, n16 / HISTOGRAM_PER_ITEM / local_size * 1024,
-                0, 0}},
-              2,
-              4.0 * (double)n16,
-              "GB/s",
-              check_histogram,
-              &sum,
-              NULL};
+  b = (bench){
+      "histogram",
+      label,
+      histogram_source,
+      1,
+      {n16 / HISTOGRAM_PER_ITEM, 1},
+      {local_size, 0},
+      {{ARG_IN, x, n16 * 4, 0, 0},
+       {ARG_OUT, NULL, n16 / HISTOGRAM_PER_ITEM / local_size * 1024, 0, 0}},
+      2,
+      4.0 * (double)n16,
+      "GB/s",
+      check_histogram,
+      &sum,
+      NULL};
   run_everywhere(&b);
 
   float *angles = random_floats(n16, -10.0f, 10.0f);

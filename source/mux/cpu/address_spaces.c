@@ -107,7 +107,9 @@ static void forget_stack(void *entry) {
   cpu_address_range_remove((int)(intptr_t)entry - 1);
 }
 
-static void make_stack_key(void) { pthread_key_create(&stack_key, forget_stack); }
+static void make_stack_key(void) {
+  pthread_key_create(&stack_key, forget_stack);
+}
 
 void cpu_address_range_add_thread_stack(const void *start, size_t size) {
   pthread_once(&stack_key_once, make_stack_key);

@@ -238,8 +238,9 @@ static mux_result_t consume(LLVMErrorRef error, mux_result_t result) {
 }
 
 /* Binds the runtime entry points compiled kernels call (printf's, the
- * sub-groups' turns, the address spaces' queries) to the target's functions, which the process-symbol
- * search cannot see: they are hidden in this library. */
+ * sub-groups' turns, the address spaces' queries) to the target's functions,
+ * which the process-symbol search cannot see: they are hidden in this library.
+ */
 static const struct runtime_symbol {
   const char *name;
   void (*address)(void);

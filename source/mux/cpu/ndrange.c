@@ -610,7 +610,8 @@ static void run_work_groups(void *context, uint64_t begin, uint64_t end,
   wg.local_memory_size = ndrange->local_memory_size;
   wg.scratch_size = extra->scratch ? extra->scratch_stride : 0;
   wg.scratch_block = extra->scratch;
-  wg.scratch_block_size = extra->scratch ? extra->scratch_stride * extra->slots : 0;
+  wg.scratch_block_size =
+      extra->scratch ? extra->scratch_stride * extra->slots : 0;
   wg.stack_end = cpu_thread_stack_end();
   const uint8_t *args = ndrange->args;
   if (extra->has_local_buffers) {

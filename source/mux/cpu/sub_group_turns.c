@@ -50,7 +50,7 @@ typedef struct runner_stack {
 typedef struct runner {
   ucontext_t context;
   runner_stack stack; /* mapping NULL for runner 0 */
-  cpu_work_group wg; /* the caller's, with this stack's end */
+  cpu_work_group wg;  /* the caller's, with this stack's end */
   bool done;
 #ifdef TURNS_ASAN
   const void *stack_bottom;
@@ -69,7 +69,7 @@ typedef struct turns {
   uint64_t count, next;
   runner **runners; /* [0]: the caller */
   unsigned runner_count, capacity, current;
-  unsigned previous; /* the runner left for the current one */
+  unsigned previous;              /* the runner left for the current one */
   runner_stack kept[KEPT_STACKS]; /* stacks for the next round */
   unsigned kept_count;
 } turns;

@@ -49,7 +49,7 @@ struct cpu_pool {
   size_t slot_stride;
   uint8_t *local_memory; /* one mapping, a page-aligned stride per slot */
   size_t local_memory_mapped;
-  int local_memory_range; /* in address_spaces.c's table */
+  int local_memory_range;    /* in address_spaces.c's table */
   pthread_mutex_t call_lock; /* one loop at a time */
 
   /* The published loop, written only while it is closed. */
