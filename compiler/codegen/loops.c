@@ -156,6 +156,34 @@ static LLVMValueRef lane_mask(nest_context *n, LLVMValueRef first,
                        end, "lanes");
 }
 
+/* Stores zero into the last item's barrier flags (step functions). */
+static void clear_last_flags(nest_context *n) {
+  for (unsigned j = 0; j < n->flag_count; j++) {
+    LLVMBuildStore(n->builder,
+                   LLVMConstInt(LLVMInt8TypeInContext(n->context), 0, 0),
+                   n->last_flags[j]);
+  }
+}
+
+/* Calls the body for the work-item (a vector of them along x, with a
+ * vector body) at local ids `id` and global ids `global`, with `region`
+ * as its last argument if not NULL. */
+static LLVMValueRef call_body(nest_context *n, LLVMValueRef id[3],
+                              LLVMValueRef global[3], LLVMValueRef region) {
+  unsigned a = n->arg_count;
+  for (unsigned d = 0; d < 3; d++) {
+    n->call_args[a + 1 + d] = id[d];
+    n->call_args[a + 4 + d] = global[d];
+  }
+  if (region) n->call_args[a + 7] = region;
+  if (n->lanes) {
+    n->call_args[LLVMCountParams(n->body) - 1] =
+        lane_mask(n, id[0], n->size[0]);
+  }
+  return LLVMBuildCall2(n->builder, LLVMGlobalGetValueType(n->body), n->body,
+                        n->call_args, LLVMCountParams(n->body), "");
+}
+
 /* Appends a loop nest running every work-item through `body` (with
  * `region` as its last argument, if not NULL) and continuing at `exit`;
  * returns its first block. */
@@ -176,10 +204,7 @@ static LLVMBasicBlockRef build_nest(nest_context *n, LLVMValueRef region,
   LLVMBasicBlockRef preheader =
       LLVMAppendBasicBlockInContext(context, n->function, "nest");
   LLVMPositionBuilderAtEnd(builder, preheader);
-  for (unsigned j = 0; j < n->flag_count; j++) {
-    LLVMBuildStore(builder, LLVMConstInt(LLVMInt8TypeInContext(context), 0, 0),
-                   n->last_flags[j]);
-  }
+  clear_last_flags(n);
   LLVMBuildBr(builder, z_loop);
 
   LLVMValueRef zero = LLVMConstInt(n->i64, 0, 0);
@@ -195,19 +220,7 @@ static LLVMBasicBlockRef build_nest(nest_context *n, LLVMValueRef region,
 
   /* x: one work-item per iteration. */
   LLVMPositionBuilderAtEnd(builder, x_loop);
-  unsigned a = n->arg_count;
-  for (unsigned d = 0; d < 3; d++) {
-    n->call_args[a + 1 + d] = id[d];
-    n->call_args[a + 4 + d] = global[d];
-  }
-  if (region) n->call_args[a + 7] = region;
-  if (n->lanes) {
-    n->call_args[LLVMCountParams(n->body) - 1] =
-        lane_mask(n, id[0], n->size[0]);
-  }
-  LLVMValueRef call =
-      LLVMBuildCall2(builder, LLVMGlobalGetValueType(n->body), n->body,
-                     n->call_args, LLVMCountParams(n->body), "");
+  LLVMValueRef call = call_body(n, id, global, region);
   LLVMValueRef loop_id = NULL, access_group = NULL;
   /* Not parallel: no forcing either; the cost model and runtime alias
    * checks decide, and a forced loop that cannot be widened would only
@@ -380,17 +393,11 @@ static LLVMValueRef build_sub_group_fn(const nest_context *outer,
                       LLVMConstInt(n.i64, n.lanes ? n.lanes : 1, 0), "lx"),
       LLVMBuildURem(n.builder, row, n.size[1], "ly"),
       LLVMBuildUDiv(n.builder, row, n.size[1], "lz")};
-  unsigned a = n.arg_count;
+  LLVMValueRef global[3];
   for (unsigned d = 0; d < 3; d++) {
-    n.call_args[a + 1 + d] = id[d];
-    n.call_args[a + 4 + d] = LLVMBuildAdd(n.builder, n.base[d], id[d], "");
+    global[d] = LLVMBuildAdd(n.builder, n.base[d], id[d], "");
   }
-  if (region) n.call_args[a + 7] = region;
-  if (n.lanes) {
-    n.call_args[LLVMCountParams(n.body) - 1] = lane_mask(&n, id[0], n.size[0]);
-  }
-  LLVMBuildCall2(n.builder, LLVMGlobalGetValueType(n.body), n.body, n.call_args,
-                 LLVMCountParams(n.body), "");
+  call_body(&n, id, global, region);
   LLVMBuildRetVoid(n.builder);
   LLVMDisposeBuilder(n.builder);
   free(n.call_args);
@@ -419,11 +426,7 @@ static LLVMBasicBlockRef build_turns(nest_context *n, LLVMValueRef region,
   LLVMBasicBlockRef preheader =
       LLVMAppendBasicBlockInContext(n->context, n->function, "sub_groups");
   LLVMPositionBuilderAtEnd(builder, preheader);
-  for (unsigned j = 0; j < n->flag_count; j++) {
-    LLVMBuildStore(builder,
-                   LLVMConstInt(LLVMInt8TypeInContext(n->context), 0, 0),
-                   n->last_flags[j]);
-  }
+  clear_last_flags(n);
   LLVMValueRef count = LLVMBuildNUWMul(
       builder, LLVMBuildNUWMul(builder, sub_groups_in_x(n), n->size[1], ""),
       n->size[2], "sub_groups");

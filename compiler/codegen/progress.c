@@ -32,35 +32,67 @@ static LLVMValueRef first_synchronizing(LLVMBasicBlockRef block) {
   return NULL;
 }
 
-/* in_cycle[b]: block b reaches itself. One search from each block that
- * synchronizes (only those are asked about). */
+/* One block's state in mark_cycles' search. */
+typedef struct search_state {
+  size_t order; /* when the search found it, from 1; 0: not yet */
+  size_t low;   /* the earliest block on the stack it reaches */
+  unsigned next_successor;
+  bool on_stack;
+} search_state;
+
+/* in_cycle[b]: block b reaches itself, that is its strongly connected
+ * component has more than one block, or it branches to itself. Tarjan's
+ * search without recursion: linear in blocks and edges, however many
+ * blocks synchronize. */
 static bool mark_cycles(const cc_blocks *blocks, bool *in_cycle) {
   size_t n = blocks->count;
-  bool *seen = malloc(n * sizeof *seen);
-  size_t *stack = malloc(n * sizeof *stack);
-  bool ok = seen && stack;
-  for (size_t b = 0; ok && b < n; b++) {
-    in_cycle[b] = false;
-    if (!first_synchronizing(blocks->list[b])) continue;
-    for (size_t i = 0; i < n; i++) seen[i] = false;
-    size_t top = 0;
-    stack[top++] = b;
-    while (top && !in_cycle[b]) {
-      size_t at = stack[--top];
-      unsigned count = cc_successor_count(blocks->list[at]);
-      for (unsigned s = 0; s < count; s++) {
-        long next = cc_successor_index(blocks, at, s);
-        if (next < 0) continue;
-        if ((size_t)next == b) in_cycle[b] = true;
-        if (!seen[next]) {
-          seen[next] = true;
-          stack[top++] = (size_t)next;
+  search_state *state = calloc(n + 1, sizeof *state);
+  size_t *component = malloc((n + 1) * sizeof *component);
+  size_t *path = malloc((n + 1) * sizeof *path);
+  bool ok = state && component && path;
+  size_t found = 0, pending = 0;
+  for (size_t root = 0; ok && root < n; root++) {
+    if (state[root].order) continue;
+    size_t depth = 0;
+    path[depth++] = root;
+    state[root].order = state[root].low = ++found;
+    state[root].on_stack = true;
+    component[pending++] = root;
+    while (depth) {
+      size_t v = path[depth - 1];
+      search_state *at = &state[v];
+      if (at->next_successor < cc_successor_count(blocks->list[v])) {
+        long w = cc_successor_index(blocks, v, at->next_successor++);
+        if (w < 0) continue;
+        if ((size_t)w == v) in_cycle[v] = true;
+        if (!state[w].order) {
+          state[w].order = state[w].low = ++found;
+          state[w].on_stack = true;
+          component[pending++] = (size_t)w;
+          path[depth++] = (size_t)w;
+        } else if (state[w].on_stack && state[w].order < at->low) {
+          at->low = state[w].order;
         }
+        continue;
+      }
+      /* Every successor done: pass low up; a root pops its component. */
+      if (--depth && at->low < state[path[depth - 1]].low) {
+        state[path[depth - 1]].low = at->low;
+      }
+      if (at->low != at->order) continue;
+      size_t end = pending, w;
+      do {
+        w = component[--pending];
+        state[w].on_stack = false;
+      } while (w != v);
+      for (size_t i = pending; end - pending > 1 && i < end; i++) {
+        in_cycle[component[i]] = true;
       }
     }
   }
-  free(seen);
-  free(stack);
+  free(state);
+  free(component);
+  free(path);
   return ok;
 }
 
@@ -79,7 +111,9 @@ static LLVMBasicBlockRef *waiting_blocks(LLVMValueRef function, size_t *count,
     *failed = true;
   }
   for (size_t b = 0; !*failed && b < blocks.count; b++) {
-    if (in_cycle[b]) found[(*count)++] = blocks.list[b];
+    if (in_cycle[b] && first_synchronizing(blocks.list[b])) {
+      found[(*count)++] = blocks.list[b];
+    }
   }
   cc_blocks_free(&blocks);
   free(in_cycle);
