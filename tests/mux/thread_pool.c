@@ -1,7 +1,8 @@
 /* White-box tests of the worker pool (source/mux/cpu/thread_pool.c): every
  * item runs exactly once, slots are never shared by concurrent calls, local
  * memory is usable, concurrent callers are served, no thread idles while
- * chunks wait behind a slow one, CLMUX_NUM_THREADS picks the worker count,
+ * chunks wait behind a slow one, CLMUX_NUM_THREADS picks the worker count
+ * and the caller runs only loops of one chunk,
  * and pools come and go without leaks or hangs. */
 #include <pthread.h>
 #include <sched.h>
@@ -108,8 +109,8 @@ static uint64_t run_loop(struct cpu_pool *pool, uint64_t total, uint64_t chunk,
                          unsigned sleep_us) {
   loop_record *record = record_new(total, chunk, cpu_pool_slots(pool));
   record->sleep_us = sleep_us;
-  CHECK(cpu_pool_parallel_for(pool, total, chunk, record_range, record, "test",
-                              &no_fault));
+  CHECK(cpu_pool_parallel_for(pool, total, chunk, 0, record_range, record,
+                              "test", NULL, &no_fault));
   uint64_t errors = record_errors(record);
   if (errors) {
     fprintf(stderr, "loop total=%llu chunk=%llu: %llu error(s)\n",
@@ -140,8 +141,8 @@ static void test_visibility(struct cpu_pool *pool) {
     loop_record *record = record_new(total, 13, cpu_pool_slots(pool));
     record->plain = calloc(total, sizeof(uint64_t));
     REQUIRE(record->plain);
-    CHECK(cpu_pool_parallel_for(pool, total, 13, record_range, record, "test",
-                                &no_fault));
+    CHECK(cpu_pool_parallel_for(pool, total, 13, 0, record_range, record,
+                                "test", NULL, &no_fault));
     for (uint64_t i = 0; i < total; i++) {
       if (record->plain[i] != i * 3 + 1) wrong++;
     }
@@ -156,8 +157,8 @@ static void test_many_small_loops(struct cpu_pool *pool) {
   loop_record *record = record_new(8, 1, cpu_pool_slots(pool));
   for (int round = 0; round < 20000; round++) {
     for (int i = 0; i < 8; i++) atomic_store(&record->runs[i], 0);
-    CHECK(cpu_pool_parallel_for(pool, 8, 1, record_range, record, "test",
-                                &no_fault));
+    CHECK(cpu_pool_parallel_for(pool, 8, 1, 0, record_range, record, "test",
+                                NULL, &no_fault));
     errors += record_errors(record);
     if (round % 1000 == 999) usleep(200); /* let workers fall asleep */
   }
@@ -200,7 +201,7 @@ static void test_local_memory(struct cpu_pool *pool) {
   CHECK(size == expected);
   CHECK(size >= 32 * 1024);
   local_check check = {size, 0};
-  CHECK(cpu_pool_parallel_for(pool, 24, 1, touch_local, &check, "test",
+  CHECK(cpu_pool_parallel_for(pool, 24, 1, 0, touch_local, &check, "test", NULL,
                               &no_fault));
   CHECK(atomic_load(&check.bad) == 0);
 }
@@ -268,8 +269,9 @@ static void check_pinning(struct cpu_pool *pool) {
   affinity_record *record = calloc(1, sizeof(*record));
   REQUIRE(record);
   record->workers = workers;
-  CHECK(cpu_pool_parallel_for(pool, 20 * (uint64_t)(workers + 1), 1,
-                              record_affinity, record, "test", &no_fault));
+  CHECK(cpu_pool_parallel_for(pool, 20 * (uint64_t)(workers + 1), 1, 0,
+                              record_affinity, record, "test", NULL,
+                              &no_fault));
   int all_seen = 1, empty = 0, overlapping = 0, wide = 0;
   for (unsigned i = 0; i < workers; i++) {
     if (!atomic_load(&record->seen[i])) {
@@ -292,25 +294,31 @@ static void check_pinning(struct cpu_pool *pool) {
   free(record);
 }
 
-/* CLMUX_NUM_THREADS=3 gives three workers, and all of them take part. */
+/* CLMUX_NUM_THREADS=3 gives three workers, and all of them take part; the
+ * caller runs no chunk of theirs (it would be a fourth thread on three
+ * cores), only loops of one chunk. */
 static void test_three_workers(void) {
   setenv("CLMUX_NUM_THREADS", "3", 1);
   CHECK(cpu_worker_count() == 3);
   struct cpu_pool *pool = cpu_pool_create(mux_test_allocator, NULL, 0);
   REQUIRE(pool);
   CHECK(cpu_pool_slots(pool) == 4);
+  CHECK(cpu_pool_workers(pool) == 3);
   /* Sleeping items leave every thread time to claim some. */
   loop_record *record = record_new(200, 1, cpu_pool_slots(pool));
   record->sleep_us = 1000;
-  CHECK(cpu_pool_parallel_for(pool, 200, 1, record_range, record, "test",
-                              &no_fault));
+  CHECK(cpu_pool_parallel_for(pool, 200, 1, 0, record_range, record, "test",
+                              NULL, &no_fault));
   CHECK(record_errors(record) == 0);
-  CHECK(record_slots_seen(record) == 4);
-  /* Four different kernel threads behind the four slots. */
+  CHECK(record_slots_seen(record) == 3);
+  CHECK(atomic_load(&record->thread_of_slot[3]) == 0); /* the caller's */
+  /* Three different kernel threads behind the three slots, none of them
+   * the caller. */
   long tids[4];
-  for (unsigned i = 0; i < 4; i++) {
+  for (unsigned i = 0; i < 3; i++) {
     tids[i] = atomic_load(&record->thread_of_slot[i]);
   }
+  tids[3] = (long)syscall(SYS_gettid);
   int distinct = 1;
   for (unsigned i = 0; i < 4; i++) {
     for (unsigned j = i + 1; j < 4; j++) {
@@ -318,6 +326,13 @@ static void test_three_workers(void) {
     }
   }
   CHECK(distinct);
+  record_free(record);
+  /* One chunk: the caller's slot, on the caller. */
+  record = record_new(5, 10, cpu_pool_slots(pool));
+  CHECK(cpu_pool_parallel_for(pool, 5, 10, 0, record_range, record, "test",
+                              NULL, &no_fault));
+  CHECK(record_errors(record) == 0);
+  CHECK(atomic_load(&record->thread_of_slot[3]) == tids[3]);
   record_free(record);
   check_pinning(pool);
   test_combinations(pool);
@@ -334,6 +349,58 @@ static void test_three_workers(void) {
   CHECK(cpu_worker_count() == 1024);
   unsetenv("CLMUX_NUM_THREADS");
   CHECK(cpu_worker_count() == cores);
+}
+
+/* CLMUX_NUM_THREADS=1: one thread runs the chunks, the caller none (it
+ * ran half of them beside its worker before, two threads for one). */
+static void test_one_thread(void) {
+  setenv("CLMUX_NUM_THREADS", "1", 1);
+  struct cpu_pool *pool = cpu_pool_create(mux_test_allocator, NULL, 0);
+  REQUIRE(pool);
+  CHECK(cpu_pool_workers(pool) == 1);
+  loop_record *record = record_new(64, 1, cpu_pool_slots(pool));
+  record->sleep_us = 200;
+  CHECK(cpu_pool_parallel_for(pool, 64, 1, 0, record_range, record, "test",
+                              NULL, &no_fault));
+  CHECK(record_errors(record) == 0);
+  CHECK(record_slots_seen(record) == 1);
+  CHECK(atomic_load(&record->thread_of_slot[0]) != 0);
+  CHECK(atomic_load(&record->thread_of_slot[0]) != (long)syscall(SYS_gettid));
+  record_free(record);
+  test_combinations(pool);
+  cpu_pool_destroy(pool, mux_test_allocator);
+  unsetenv("CLMUX_NUM_THREADS");
+}
+
+/* A loop expected to be short (alone_ns) runs on the caller; one that
+ * outlasts the budget is handed on, each item still run once; busy_ns
+ * sums the threads' time in it. */
+static void test_alone(struct cpu_pool *pool) {
+  long caller = (long)syscall(SYS_gettid);
+  unsigned workers = cpu_pool_workers(pool);
+  /* Short: all on the caller's slot. */
+  loop_record *record = record_new(1000, 1000, cpu_pool_slots(pool));
+  uint64_t busy_ns = 0;
+  CHECK(cpu_pool_parallel_for(pool, 1000, 7, 1000000000, record_range, record,
+                              "test", &busy_ns, &no_fault));
+  CHECK(record_errors(record) == 0);
+  CHECK(record_slots_seen(record) == 1);
+  CHECK(atomic_load(&record->thread_of_slot[workers]) == caller);
+  CHECK(busy_ns > 0);
+  record_free(record);
+
+  /* Longer than its budget: the caller ran the first eighth (64 items of
+   * 512), the workers the rest. */
+  record = record_new(512, 512, cpu_pool_slots(pool));
+  record->sleep_us = 200;
+  CHECK(cpu_pool_parallel_for(pool, 512, 16, 1000, record_range, record, "test",
+                              &busy_ns, &no_fault));
+  CHECK(record_errors(record) == 0);
+  CHECK(atomic_load(&record->thread_of_slot[workers]) == caller);
+  CHECK(record_slots_seen(record) >= 2);
+  /* Each of the 1 + 28 calls slept 200 µs. */
+  CHECK(busy_ns >= 29 * 200000);
+  record_free(record);
 }
 
 /* Create and destroy repeatedly, with and without work in between. */
@@ -384,16 +451,17 @@ static void wait_for_the_rest(void *context, uint64_t begin, uint64_t end,
 }
 
 static void test_uneven(struct cpu_pool *pool) {
-  unsigned slots = cpu_pool_slots(pool);
-  if (slots < 2) return; /* one thread: nobody else could take them */
-  const uint64_t totals[] = {slots * 2, 1000, 4099};
+  unsigned workers = cpu_pool_workers(pool);
+  if (workers < 2) return; /* one thread: nobody else could take them */
+  const uint64_t totals[] = {workers * 2, 1000, 4099};
   for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
     /* 1, and the chunk size ndrange.c asks for. */
-    uint64_t chunks[] = {1, totals[i] / ((uint64_t)slots * 8)};
+    uint64_t chunks[] = {1, totals[i] / ((uint64_t)workers * 8)};
     for (size_t j = 0; j < 2; j++) {
       uneven_loop loop = {.total = totals[i]};
-      CHECK(cpu_pool_parallel_for(pool, totals[i], chunks[j], wait_for_the_rest,
-                                  &loop, "test", &no_fault));
+      CHECK(cpu_pool_parallel_for(pool, totals[i], chunks[j], 0,
+                                  wait_for_the_rest, &loop, "test", NULL,
+                                  &no_fault));
       CHECK(!atomic_load(&loop.timed_out));
       CHECK(atomic_load(&loop.done) == totals[i]);
     }
@@ -403,6 +471,7 @@ static void test_uneven(struct cpu_pool *pool) {
 int main(void) {
   alarm(60); /* a hang fails the test instead of stalling the suite */
   test_three_workers();
+  test_one_thread();
 
   struct cpu_pool *pool = cpu_pool_create(mux_test_allocator, NULL, 0);
   REQUIRE(pool);
@@ -414,6 +483,7 @@ int main(void) {
   test_many_small_loops(pool);
   test_concurrent_callers(pool);
   test_uneven(pool);
+  test_alone(pool);
   cpu_pool_destroy(pool, mux_test_allocator);
 
   test_create_destroy();

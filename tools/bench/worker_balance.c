@@ -5,8 +5,9 @@
  * exited (and clmux has closed the file), the parent reads every NDRange
  * (a slice on a queue's track) and the work-group chunks inside it (slices
  * on the threads' tracks), and prints per kernel: each thread's busy share
- * of the NDRanges' time, and the imbalance (the busiest thread's time over
- * the mean). A thread that ran no chunk of an NDRange counts as idle. */
+ * of the NDRanges' time, and the imbalance (the busiest worker's time over
+ * the workers' mean). A thread that ran no chunk of an NDRange counts as
+ * idle. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +140,9 @@ static void report(const char *path) {
   printf(
       "\nworker balance (clmux, from CLMUX_TRACE): per kernel, the busy "
       "share of its NDRanges' time of each worker and of the calling "
-      "thread (last), and the busiest over the mean\n");
+      "thread (last; it runs only NDRanges too short to hand over), and "
+      "the busiest worker over the workers' mean\n");
+  int workers = slots > 1 ? slots - 1 : 1;
   for (int j = 0; j < kernel_count; j++) {
     const kernel_balance *k = &kernels[j];
     double total = 0, most = 0;
@@ -147,10 +150,11 @@ static void report(const char *path) {
     for (int s = 0; s < slots; s++) {
       double share = k->wall > 0 ? k->busy[s] / k->wall : 0;
       printf(" %3.0f%%", 100 * share);
+      if (s >= workers) continue;
       total += share;
       if (share > most) most = share;
     }
-    double mean = total / slots;
+    double mean = total / workers;
     printf("  imbalance %.2f\n", mean > 0 ? most / mean : 0.0);
   }
   free(slices);

@@ -111,8 +111,11 @@ typedef void (*cpu_range_fn)(void *context, uint64_t begin, uint64_t end,
 struct cpu_pool *cpu_pool_create(mux_allocator_info_t allocator,
                                  const uint32_t *cores, unsigned core_count);
 void cpu_pool_destroy(struct cpu_pool *pool, mux_allocator_info_t allocator);
-/* Threads able to run loop items, the calling thread included. */
+/* Threads able to run loop items: the workers, and the calling thread,
+ * which runs loops of one chunk alone (and waits through the others). */
 unsigned cpu_pool_slots(const struct cpu_pool *pool);
+/* The workers: the threads that run loops of more than one chunk. */
+unsigned cpu_pool_workers(const struct cpu_pool *pool);
 size_t cpu_pool_local_memory_size(const struct cpu_pool *pool);
 /* The highest address of the calling thread's stack (kernels' private
  * memory, with their scratch), found once per thread; NULL if unknown. */
@@ -123,14 +126,18 @@ typedef struct cpu_fault {
   void *address; /* the faulting address (or instruction) */
 } cpu_fault;
 
-/* Runs fn over [0, total) in chunks of `chunk` items taken from an atomic
- * counter; the caller takes chunks too and returns when all have run.
- * Callers from several threads are served one loop at a time. A fault in
- * fn stops the loop (chunks not yet taken are skipped) and returns false
- * with the first fault in *fault. */
+/* Runs fn over [0, total) in chunks of `chunk` items that the workers take
+ * from an atomic counter, and returns when all have run. With `alone_ns`
+ * (a loop expected to be short), the caller first runs it alone, and
+ * hands the rest to the workers only once that has taken alone_ns; a loop
+ * of one chunk runs on the caller alone. *busy_ns (if not NULL): the
+ * threads' time inside the loop, summed. Callers from several threads are
+ * served one loop at a time. A fault in fn stops the loop (chunks not yet
+ * taken are skipped) and returns false with the first fault in *fault. */
 bool cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
-                           uint64_t chunk, cpu_range_fn fn, void *context,
-                           const char *label, cpu_fault *fault);
+                           uint64_t chunk, uint64_t alone_ns, cpu_range_fn fn,
+                           void *context, const char *label, uint64_t *busy_ns,
+                           cpu_fault *fault);
 
 /* ---- Faults in kernel code (fault.c) ------------------------------------ */
 
@@ -234,6 +241,10 @@ typedef struct cpu_kernel {
   /* The same kernel's code for any local size, for the edge groups of
    * non-uniform NDRanges (muxCpuKernelSetEdges), or NULL. */
   _Atomic(struct cpu_kernel *) edges;
+  /* Picoseconds of threads' time per work-group at its last NDRange of
+   * more than one chunk (ndrange.c), 0 before: whether the next is short
+   * enough for the calling thread alone. */
+  _Atomic uint64_t group_cost_ps;
   char name[64];
 } cpu_kernel;
 

@@ -45,6 +45,7 @@ static cpu_kernel_object *kernel_new(mux_device_t device, const char *name,
   kernel->sub_group_size = 1;
   kernel->function = function;
   atomic_init(&kernel->edges, NULL);
+  atomic_init(&kernel->group_cost_ps, 0);
   /* A name longer than the field is cut: it is only ever displayed. */
   size_t copied = name_length < sizeof kernel->name ? (size_t)name_length
                                                     : sizeof kernel->name - 1;

@@ -670,6 +670,20 @@ static void report_fault(const cpu_ndrange *ndrange, const cpu_fault *fault) {
           ndrange->kernel->name, what, where, near);
 }
 
+/* An NDRange expected to take less than this, all threads' time summed,
+ * runs on the calling thread: handing it to the workers (waking them,
+ * passing cache lines between cores) costs a microsecond or two. The
+ * expectation is the kernel's last cost per group; should it be wrong,
+ * the caller hands the rest over once it has run this long. */
+#define CPU_ALONE_NS 4000u
+
+static uint64_t alone_budget(const cpu_kernel *kernel, uint64_t groups) {
+  uint64_t cost_ps =
+      atomic_load_explicit(&kernel->group_cost_ps, memory_order_relaxed);
+  if (cost_ps == 0 || groups > UINT64_MAX / cost_ps) return 0;
+  return cost_ps * groups / 1000 < CPU_ALONE_NS ? CPU_ALONE_NS : 0;
+}
+
 mux_result_t cpu_ndrange_run(cpu_device *device, const cpu_ndrange *ndrange) {
   uint64_t total =
       ndrange->num_groups[0] * ndrange->num_groups[1] * ndrange->num_groups[2];
@@ -677,14 +691,24 @@ mux_result_t cpu_ndrange_run(cpu_device *device, const cpu_ndrange *ndrange) {
   unsigned slots = cpu_pool_slots(device->pool);
   /* The per-slot parts were sized for the pool at recording time. */
   if (slots > ndrange_extra(ndrange)->slots) return mux_error_internal;
-  /* Several chunks per slot balance uneven groups; at least one group. */
-  uint64_t chunk = total / ((uint64_t)slots * 8);
+  /* Several chunks per worker balance uneven groups; at least one group. */
+  uint64_t workers = cpu_pool_workers(device->pool);
+  uint64_t chunk = total / ((workers ? workers : 1) * 8);
   if (chunk == 0) chunk = 1;
+  cpu_kernel *kernel = ndrange->kernel;
+  uint64_t busy_ns = 0;
   cpu_fault fault;
-  if (!cpu_pool_parallel_for(device->pool, total, chunk, run_work_groups,
-                             (void *)ndrange, ndrange->kernel->name, &fault)) {
+  if (!cpu_pool_parallel_for(device->pool, total, chunk,
+                             alone_budget(kernel, total), run_work_groups,
+                             (void *)ndrange, kernel->name, &busy_ns, &fault)) {
     report_fault(ndrange, &fault);
     return mux_error_failure;
+  }
+  if (chunk < total && busy_ns) {
+    uint64_t cost_ps = busy_ns < UINT64_MAX / 1000 ? busy_ns * 1000 / total
+                                                   : UINT64_MAX / total;
+    atomic_store_explicit(&kernel->group_cost_ps, cost_ps ? cost_ps : 1,
+                          memory_order_relaxed);
   }
   return mux_success;
 }

@@ -2,13 +2,14 @@
  * parallel-for.
  *
  * One loop runs at a time. The caller publishes it (function, context,
- * sizes), opens it in `state`, bumps the futex word `generation` and works
- * on it too; workers take chunk indices from one atomic counter. A worker
+ * sizes), opens it in `state`, bumps the futex word `generation` and waits;
+ * workers take chunk indices from one atomic counter. A loop of one chunk
+ * runs on the caller alone (waking workers would only add latency). A worker
  * must "join" the open loop (a CAS on `state` that checks the loop's
  * generation) before it reads the loop, and leaves it when the counter runs
- * out. The caller closes the loop once nobody is inside, so a worker that
- * wakes late finds it closed and never sees a half-published next loop, and
- * a small loop does not wait for sleeping workers to wake up.
+ * out. The caller closes the loop once every chunk is taken and nobody is
+ * inside, so a worker that wakes late finds it closed and never sees a
+ * half-published next loop.
  *
  * Waiting (workers for a loop, the caller for the last worker) spins for a
  * few microseconds, then sleeps on a futex; a counter of sleepers lets the
@@ -57,6 +58,7 @@ struct cpu_pool {
   void *context;
   const char *label; /* what the timeline calls the loop's chunks */
   uint64_t total;
+  uint64_t first; /* items before it ran on the caller alone */
   uint64_t chunk;
   uint64_t chunks;
 
@@ -69,6 +71,7 @@ struct cpu_pool {
   _Alignas(64) _Atomic uint64_t next_chunk;
   _Alignas(64) atomic_uint left; /* futex: +1 when the last worker leaves */
   atomic_uint caller_sleeping;
+  _Atomic uint64_t busy_ns; /* the workers' time inside the loop */
   /* The loop's first fault: claimed by setting `faulted`, complete once
    * its thread has left the loop. */
   _Alignas(64) atomic_bool faulted;
@@ -96,8 +99,9 @@ static inline void cpu_relax(void) {
 
 /* Spins until `done(pool)` or CPU_SPIN_NS have passed; true if done. The
  * clock is read only every 64 pauses: it costs more than a pause. The yield
- * matters when the thread we wait for shares our core (the caller makes one
- * thread more than there are cores): without it, it waits out our spin. */
+ * matters when the thread we wait for shares our core (a waiting caller or
+ * an application thread beside a worker): without it, it waits out our
+ * spin. */
 static bool cpu_spin_until(struct cpu_pool *pool,
                            bool (*done)(struct cpu_pool *, unsigned),
                            unsigned argument) {
@@ -193,23 +197,27 @@ static bool cpu_run_chunk(cpu_range_fn fn, void *context, const char *label,
 static void cpu_run_chunks(struct cpu_pool *pool, unsigned slot) {
   uint8_t *local_memory = pool->local_memory + slot * pool->slot_stride;
   const uint64_t total = pool->total;
+  const uint64_t first = pool->first;
   const uint64_t chunk = pool->chunk;
   const uint64_t chunks = pool->chunks;
+  const uint64_t start = cpu_now_ns();
   for (;;) {
     /* Relaxed: the counter only hands out indices; the loop's data is
      * ordered by joining and leaving. */
     uint64_t index =
         atomic_fetch_add_explicit(&pool->next_chunk, 1, memory_order_relaxed);
-    if (index >= chunks) return;
-    uint64_t begin = index * chunk;
+    if (index >= chunks) break;
+    uint64_t begin = first + index * chunk;
     uint64_t end = total - begin > chunk ? begin + chunk : total;
     cpu_fault fault;
     if (!cpu_run_chunk(pool->fn, pool->context, pool->label, begin, end, slot,
                        local_memory, &fault)) {
       cpu_record_fault(pool, &fault);
-      return;
+      break;
     }
   }
+  atomic_fetch_add_explicit(&pool->busy_ns, cpu_now_ns() - start,
+                            memory_order_relaxed);
 }
 
 static void *cpu_worker_main(void *argument) {
@@ -248,13 +256,21 @@ static bool cpu_nobody_inside(struct cpu_pool *pool, unsigned unused) {
           CPU_LOOP_INSIDE) == 0;
 }
 
-/* Caller side: waits until no worker is inside the open loop. */
-static void cpu_wait_for_workers(struct cpu_pool *pool) {
-  if (cpu_spin_until(pool, cpu_nobody_inside, 0)) return;
+/* Every chunk taken and nobody inside: the loop is done. */
+static bool cpu_loop_done(struct cpu_pool *pool, unsigned unused) {
+  (void)unused;
+  return (atomic_load(&pool->state) & CPU_LOOP_INSIDE) == 0 &&
+         atomic_load(&pool->next_chunk) >= pool->chunks;
+}
+
+/* Caller side: waits until `done`; the last worker to leave wakes it. */
+static void cpu_wait_for_workers(struct cpu_pool *pool,
+                                 bool (*done)(struct cpu_pool *, unsigned)) {
+  if (cpu_spin_until(pool, done, 0)) return;
   atomic_store(&pool->caller_sleeping, 1);
   for (;;) {
     unsigned left = atomic_load(&pool->left);
-    if ((atomic_load(&pool->state) & CPU_LOOP_INSIDE) == 0) break;
+    if (done(pool, 0)) break;
     cpu_futex_wait(&pool->left, left);
   }
   atomic_store_explicit(&pool->caller_sleeping, 0, memory_order_relaxed);
@@ -293,6 +309,7 @@ struct cpu_pool *cpu_pool_create(mux_allocator_info_t allocator,
   atomic_init(&pool->next_chunk, 0);
   atomic_init(&pool->left, 0);
   atomic_init(&pool->caller_sleeping, 0);
+  atomic_init(&pool->busy_ns, 0);
   atomic_init(&pool->faulted, false);
   cpu_fault_install();
 
@@ -367,6 +384,10 @@ unsigned cpu_pool_slots(const struct cpu_pool *pool) {
   return pool ? pool->workers + 1 : 1;
 }
 
+unsigned cpu_pool_workers(const struct cpu_pool *pool) {
+  return pool ? pool->workers : 0;
+}
+
 size_t cpu_pool_local_memory_size(const struct cpu_pool *pool) {
   return pool ? pool->local_memory_size : 0;
 }
@@ -391,21 +412,56 @@ uint8_t *cpu_thread_stack_end(void) {
   return end;
 }
 
+/* The caller runs [0, total) alone, in eighths at least `chunk` long,
+ * until that has taken `budget_ns`; returns where it stopped (total:
+ * done), or UINT64_MAX on a fault. Adds its time to *busy_ns (nothing
+ * when the budget is unlimited). */
+static uint64_t cpu_run_alone(struct cpu_pool *pool, uint64_t total,
+                              uint64_t chunk, uint64_t budget_ns,
+                              cpu_range_fn fn, void *context, const char *label,
+                              uint64_t *busy_ns, cpu_fault *fault) {
+  const unsigned slot = pool->workers;
+  uint8_t *local_memory = pool->local_memory + slot * pool->slot_stride;
+  uint64_t step = (total - 1) / 8 + 1;
+  if (step < chunk) step = chunk;
+  /* Without a budget (a loop of one chunk) the clock is not read: 0. */
+  const bool timed = budget_ns != UINT64_MAX;
+  const uint64_t start = timed ? cpu_now_ns() : 0;
+  uint64_t done = 0, now = start;
+  while (done < total && now - start < budget_ns) {
+    uint64_t end = total - done > step ? done + step : total;
+    if (!cpu_run_chunk(fn, context, label, done, end, slot, local_memory,
+                       fault)) {
+      return UINT64_MAX;
+    }
+    done = end;
+    if (timed) now = cpu_now_ns();
+  }
+  *busy_ns += now - start;
+  return done;
+}
+
 bool cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
-                           uint64_t chunk, cpu_range_fn fn, void *context,
-                           const char *label, cpu_fault *fault) {
+                           uint64_t chunk, uint64_t alone_ns, cpu_range_fn fn,
+                           void *context, const char *label, uint64_t *busy_ns,
+                           cpu_fault *fault) {
+  uint64_t busy_unused;
+  if (!busy_ns) busy_ns = &busy_unused;
+  *busy_ns = 0;
   if (total == 0) return true;
   if (chunk == 0) chunk = 1;
-  const unsigned caller_slot = pool->workers;
   pthread_mutex_lock(&pool->call_lock);
 
-  /* One chunk: waking workers would only add latency. */
-  if (total <= chunk || pool->workers == 0) {
-    bool ran = cpu_run_chunk(
-        fn, context, label, 0, total, caller_slot,
-        pool->local_memory + caller_slot * pool->slot_stride, fault);
+  /* One chunk, or a loop expected to be too short to pay for waking the
+   * workers: the caller alone, handing over what is left should it take
+   * longer than expected. */
+  if (total <= chunk || pool->workers == 0) alone_ns = UINT64_MAX;
+  uint64_t first = alone_ns ? cpu_run_alone(pool, total, chunk, alone_ns, fn,
+                                            context, label, busy_ns, fault)
+                            : 0;
+  if (first >= total) {
     pthread_mutex_unlock(&pool->call_lock);
-    return ran;
+    return first == total;
   }
   atomic_store_explicit(&pool->faulted, false, memory_order_relaxed);
 
@@ -413,9 +469,11 @@ bool cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
   pool->context = context;
   pool->label = label;
   pool->total = total;
+  pool->first = first;
   pool->chunk = chunk;
-  pool->chunks = (total - 1) / chunk + 1;
+  pool->chunks = (total - first - 1) / chunk + 1;
   atomic_store_explicit(&pool->next_chunk, 0, memory_order_relaxed);
+  atomic_store_explicit(&pool->busy_ns, 0, memory_order_relaxed);
   unsigned generation =
       atomic_load_explicit(&pool->generation, memory_order_relaxed) + 1;
   const uint64_t open = ((uint64_t)generation << 32) | CPU_LOOP_OPEN;
@@ -426,19 +484,25 @@ bool cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
     cpu_futex_wake(&pool->generation, INT_MAX);
   }
 
-  cpu_run_chunks(pool, caller_slot);
+  /* The caller waits rather than take chunks: the workers are one per
+   * core, so a caller working beside them would be one thread more than
+   * there are cores (CLMUX_NUM_THREADS=1 ran two), sharing a worker's
+   * core for a scheduler's time slice while it held a chunk that others
+   * then waited for; a sub-device's work would leave its cores. */
+  cpu_wait_for_workers(pool, cpu_loop_done);
 
   /* Close only when nobody is inside; a worker may slip in between the
    * wait and the close, so retry. Acquire pairs with the leavers. */
   uint64_t expected = open;
   while (!atomic_compare_exchange_strong_explicit(
       &pool->state, &expected, 0, memory_order_acq_rel, memory_order_acquire)) {
-    cpu_wait_for_workers(pool);
+    cpu_wait_for_workers(pool, cpu_nobody_inside);
     expected = open;
   }
   /* Everyone has left, and a fault was recorded before its thread left
    * (the close's acquire pairs with each leave): it is complete. */
   bool ran = !atomic_load_explicit(&pool->faulted, memory_order_relaxed);
+  *busy_ns += atomic_load_explicit(&pool->busy_ns, memory_order_relaxed);
   if (!ran) *fault = pool->fault;
   pthread_mutex_unlock(&pool->call_lock);
   return ran;
