@@ -35,7 +35,7 @@
 
 static const char usage[] =
     "Usage: clmux-cl-kernel-bench [-n RUNS] [-d DIVISOR] [-p NAME] [-k TEXT] "
-    "[-b] [-w]\n"
+    "[-b] [-w] [-s]\n"
     "  -n RUNS     timed launches per kernel, the median is shown (5)\n"
     "  -d DIVISOR  divide every problem size by DIVISOR (1), for quick runs\n"
     "  -p NAME     only platforms whose name contains NAME\n"
@@ -47,6 +47,9 @@ static const char usage[] =
     "  -w          at the end, how evenly clmux's threads shared each\n"
     "              kernel's NDRanges (busy share per thread, imbalance),\n"
     "              read from a CLMUX_TRACE timeline of the run\n"
+    "  -s          instead of the usual tables: clmux alone with 1, 2, 4...\n"
+    "              and all CPUs' threads (CLMUX_NUM_THREADS), each row's\n"
+    "              speedup beside the plain C FMA peak's\n"
     "Runs on every platform the OpenCL ICD loader lists; to compare clmux\n"
     "with PoCL point OCL_ICD_VENDORS at a folder holding both .icd files.\n";
 
@@ -390,6 +393,9 @@ void run_everywhere(const bench *b) {
   for (int i = 0; i < platform_count; i++) {
     m[i] = run_bench(&platforms[i], b);
     print_measured(platforms[i].name, b, &m[i]);
+    if (scaling_results && platforms[i].is_clmux && m[i].ok) {
+      fprintf(scaling_results, "%s\t%.4f\n", b->label, m[i].median_ms);
+    }
     if (bounds_cost && platforms[i].is_clmux) {
       run_bounds_checked(&platforms[i], b, &m[i]);
     }
@@ -1267,7 +1273,7 @@ static void run_kernel_benches(size_t divisor) {
 
 int main(int argc, char **argv) {
   size_t divisor = 1;
-  bool balance = false;
+  bool balance = false, scaling = false;
   const char *only = NULL;
   setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows through a pipe */
   for (int i = 1; i < argc; i++) {
@@ -1279,6 +1285,8 @@ int main(int argc, char **argv) {
       bounds_cost = true;
     } else if (!strcmp(argv[i], "-w")) {
       balance = true;
+    } else if (!strcmp(argv[i], "-s")) {
+      scaling = true;
     } else if (!strcmp(argv[i], "-p") && i + 1 < argc) {
       only = argv[++i];
     } else if (!strcmp(argv[i], "-k") && i + 1 < argc &&
@@ -1295,6 +1303,13 @@ int main(int argc, char **argv) {
   if (balance && worker_balance_run() != 0) {
     fprintf(stderr, "clmux-cl-kernel-bench: -w could not start its run\n");
     return 1;
+  }
+  if (scaling) {
+    if (thread_scaling_run() != 0) {
+      fprintf(stderr, "clmux-cl-kernel-bench: -s could not start its runs\n");
+      return 1;
+    }
+    only = "clmux";
   }
   cl_platform_id ids[MAX_PLATFORMS];
   cl_uint count = 0;
@@ -1315,7 +1330,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < platform_count; i++) printf(" %s", platforms[i].name);
   printf("; %d timed runs per kernel\n\n", runs);
   double start = now_ms();
-  run_build_bench();
+  if (!scaling) run_build_bench();
   limits = measure_machine_limits();
   printf(
       "\nmachine limits, plain C on %d threads: triad %.1f GB/s, "
@@ -1330,5 +1345,6 @@ int main(int argc, char **argv) {
     clReleaseContext(platforms[i].context);
   }
   printf("\ntotal %.1f s\n", (now_ms() - start) / 1e3);
+  if (scaling_results) fclose(scaling_results);
   return 0;
 }

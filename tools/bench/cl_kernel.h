@@ -9,6 +9,7 @@
 #include <CL/cl.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Buffers of one run: inputs copied from host, outputs read back. */
 #define MAX_ARGS 8
@@ -75,10 +76,19 @@ typedef struct machine_limits {
   double int_mad_gops; /* 32-bit x*m + a, 2 operations per lane */
 } machine_limits;
 machine_limits measure_machine_limits(void);
+/* The float FMA peak on `threads` threads, GFLOP/s (0 if it failed). */
+double machine_fma_gflops(int threads);
 
 /* worker_balance.c (-w): the run continues in a child process with
  * CLMUX_TRACE set; the parent reports each kernel's worker balance from the
  * timeline and exits. Returns 0 in the child, -1 if it could not start. */
 int worker_balance_run(void);
+
+/* thread_scaling.c (-s): the run continues in one child process per thread
+ * count, each writing "title<TAB>median ms" of every correct clmux row to
+ * scaling_results; the parent prints the speedups and exits. Returns 0 in
+ * a child, -1 if it could not start. */
+extern FILE *scaling_results;
+int thread_scaling_run(void);
 
 #endif

@@ -303,6 +303,12 @@ static double fma_gflops(int threads, const char **isa) {
          seconds / 1e9;
 }
 
+double machine_fma_gflops(int threads) {
+  const char *isa = NULL;
+  if (threads > MAX_THREADS) threads = MAX_THREADS;
+  return fma_gflops(threads < 1 ? 1 : threads, &isa);
+}
+
 machine_limits measure_machine_limits(void) {
   machine_limits limits = {.threads = 1};
   cpu_set_t cpus;
