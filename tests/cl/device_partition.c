@@ -19,7 +19,7 @@ static cl_uint compute_units(cl_device_id device) {
 }
 
 /* clmux's workers, as "allowed CPU list" strings of their threads. */
-static int worker_threads(char lists[][64], int most) {
+static int threads_named(const char *name, char lists[][64], int most) {
   DIR *tasks = opendir("/proc/self/task");
   REQUIRE(tasks != NULL);
   int count = 0;
@@ -31,7 +31,7 @@ static int worker_threads(char lists[][64], int most) {
     if (!status) continue;
     bool worker = false;
     while (fgets(line, sizeof line, status)) {
-      if (!strncmp(line, "Name:", 5)) worker = strstr(line, "clmux-worker");
+      if (!strncmp(line, "Name:", 5)) worker = strstr(line, name);
       if (worker && !strncmp(line, "Cpus_allowed_list:", 18)) {
         char *list = line + 18;
         while (*list == ' ' || *list == '\t') list++;
@@ -43,6 +43,10 @@ static int worker_threads(char lists[][64], int most) {
   }
   closedir(tasks);
   return count;
+}
+
+static int worker_threads(char lists[][64], int most) {
+  return threads_named("clmux-worker", lists, most);
 }
 
 static void test_root_queries(cl_device_id root, cl_uint units) {
@@ -364,6 +368,25 @@ int main(void) {
     distinct += !repeated;
   }
   CHECK_INT((int)count, distinct);
+  /* Each sub-device's queue executor (which runs the NDRanges too short to
+   * hand over) is bound to its core too. */
+  int unbound = 0;
+  for (int tries = 0; tries < 200; tries++) { /* they bind as they start */
+    char executors[256][64];
+    int executor_count = threads_named("clmux-queue", executors, 256);
+    unbound = 0;
+    for (int i = root_workers; i < all_workers; i++) {
+      bool bound = false;
+      for (int e = 0; e < executor_count; e++) {
+        bound |= strcmp(after[i], executors[e]) == 0;
+      }
+      unbound += !bound;
+    }
+    if (!unbound) break;
+    struct timespec pause = {0, 10000000};
+    nanosleep(&pause, NULL);
+  }
+  CHECK_INT(0, unbound);
   test_running(root, subs, count);
   test_uuids(root, subs, count);
 

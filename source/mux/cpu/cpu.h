@@ -116,6 +116,10 @@ void cpu_pool_destroy(struct cpu_pool *pool, mux_allocator_info_t allocator);
 unsigned cpu_pool_slots(const struct cpu_pool *pool);
 /* The workers: the threads that run loops of more than one chunk. */
 unsigned cpu_pool_workers(const struct cpu_pool *pool);
+/* A partition's pool: binds the calling thread to its workers' cores, so
+ * that what it runs itself stays on them too; false for the whole
+ * device's pool (or if it could not). */
+bool cpu_pool_bind_to_cores(const struct cpu_pool *pool);
 size_t cpu_pool_local_memory_size(const struct cpu_pool *pool);
 /* The highest address of the calling thread's stack (kernels' private
  * memory, with their scratch), found once per thread; NULL if unknown. */
@@ -340,6 +344,9 @@ void cpu_queue_destroy(cpu_device *device);
  * physical core each (all its usable PUs), or one PU each, round-robin, when
  * there are more workers than cores. False if the thread stays unbound. */
 bool cpu_bind_worker_thread(unsigned index, unsigned count);
+/* Binds the calling thread to the usable PUs of the given cores (indices
+ * as above); false if it could not. */
+bool cpu_bind_thread_to_cores(const uint32_t *cores, unsigned count);
 
 /* ---- kernels (executable.c, kernel.c, ndrange.c) ------------------------ */
 

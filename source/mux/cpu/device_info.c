@@ -370,6 +370,23 @@ static hwloc_obj_t usable_core(unsigned index) {
                                              HWLOC_OBJ_PU, index);
 }
 
+bool cpu_bind_thread_to_cores(const uint32_t *cores, unsigned count) {
+  cpu_device_info();
+  hwloc_topology_t topology = cpu_topo.topology;
+  if (!topology || count == 0) return false;
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  if (!set) return false;
+  for (unsigned i = 0; i < count; i++) {
+    hwloc_obj_t core = cores[i] < cpu_topo.cores ? usable_core(cores[i]) : NULL;
+    if (core) hwloc_bitmap_or(set, set, core->cpuset);
+  }
+  hwloc_bitmap_and(set, set, cpu_topo.usable);
+  bool bound = !hwloc_bitmap_iszero(set) &&
+               hwloc_set_cpubind(topology, set, HWLOC_CPUBIND_THREAD) == 0;
+  hwloc_bitmap_free(set);
+  return bound;
+}
+
 int cpu_core_domain(unsigned core, mux_cpu_domain_e domain) {
   cpu_device_info();
   if (!cpu_topo.topology || core >= cpu_topo.cores) return -1;

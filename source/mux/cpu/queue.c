@@ -226,7 +226,12 @@ static void cpu_executor_leave_creator(int creator_cpu) {
 
 static void *cpu_executor_main(void *argument) {
   cpu_queue *queue = argument;
-  cpu_executor_leave_creator(queue->creator_cpu);
+  /* A sub-device's executor stays on its cores: the NDRanges too short to
+   * hand to the workers run on it. */
+  cpu_device *device = (cpu_device *)queue->base.device;
+  if (!cpu_pool_bind_to_cores(device->pool)) {
+    cpu_executor_leave_creator(queue->creator_cpu);
+  }
   /* It runs a share of each NDRange: its faults are kernels' faults too. */
   void *signal_stack = cpu_fault_thread_enter();
   timeline_name_thread("clmux queue executor");

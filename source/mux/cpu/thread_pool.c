@@ -20,6 +20,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -386,6 +387,18 @@ unsigned cpu_pool_slots(const struct cpu_pool *pool) {
 
 unsigned cpu_pool_workers(const struct cpu_pool *pool) {
   return pool ? pool->workers : 0;
+}
+
+bool cpu_pool_bind_to_cores(const struct cpu_pool *pool) {
+  if (!pool || pool->workers == 0 || pool->worker[0].core < 0) return false;
+  uint32_t *cores = malloc(pool->workers * sizeof *cores);
+  if (!cores) return false;
+  for (unsigned i = 0; i < pool->workers; i++) {
+    cores[i] = (uint32_t)pool->worker[i].core;
+  }
+  bool bound = cpu_bind_thread_to_cores(cores, pool->workers);
+  free(cores);
+  return bound;
 }
 
 size_t cpu_pool_local_memory_size(const struct cpu_pool *pool) {
