@@ -40,9 +40,10 @@ static void record_range(void *context, uint64_t begin, uint64_t end,
                          unsigned slot, uint8_t *local_memory) {
   loop_record *record = context;
   (void)local_memory;
+  /* Chunks of at least `chunk` items, but the last. */
   uint64_t chunk = record->chunk ? record->chunk : 1;
-  if (begin >= end || end > record->total || end - begin > chunk ||
-      (record->total > chunk && begin % chunk != 0)) {
+  if (begin >= end || end > record->total ||
+      (end - begin < chunk && end != record->total)) {
     atomic_fetch_add(&record->bad_range, 1);
     return;
   }
@@ -379,7 +380,7 @@ static void test_alone(struct cpu_pool *pool) {
   long caller = (long)syscall(SYS_gettid);
   unsigned workers = cpu_pool_workers(pool);
   /* Short: all on the caller's slot. */
-  loop_record *record = record_new(1000, 1000, cpu_pool_slots(pool));
+  loop_record *record = record_new(1000, 7, cpu_pool_slots(pool));
   uint64_t busy_ns = 0;
   CHECK(cpu_pool_parallel_for(pool, 1000, 7, 1000000000, record_range, record,
                               "test", &busy_ns, &no_fault));
@@ -391,15 +392,15 @@ static void test_alone(struct cpu_pool *pool) {
 
   /* Longer than its budget: the caller ran the first eighth (64 items of
    * 512), the workers the rest. */
-  record = record_new(512, 512, cpu_pool_slots(pool));
+  record = record_new(512, 16, cpu_pool_slots(pool));
   record->sleep_us = 200;
   CHECK(cpu_pool_parallel_for(pool, 512, 16, 1000, record_range, record, "test",
                               &busy_ns, &no_fault));
   CHECK(record_errors(record) == 0);
   CHECK(atomic_load(&record->thread_of_slot[workers]) == caller);
   CHECK(record_slots_seen(record) >= 2);
-  /* Each of the 1 + 28 calls slept 200 µs. */
-  CHECK(busy_ns >= 29 * 200000);
+  /* Each call slept 200 µs: the caller's and at least one worker's. */
+  CHECK(busy_ns >= 2 * 200000);
   record_free(record);
 }
 

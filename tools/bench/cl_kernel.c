@@ -1339,6 +1339,7 @@ int main(int argc, char **argv) {
       limits.int_mad_gops);
   run_kernel_benches(divisor);
   run_divergent_benches(divisor);
+  run_uneven_benches(divisor);
   run_half_benches(divisor);
   for (int i = 0; i < platform_count; i++) {
     clReleaseCommandQueue(platforms[i].queue);

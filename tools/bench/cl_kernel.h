@@ -1,6 +1,7 @@
 /* clmux-cl-kernel-bench, what its files share: a benchmark row (struct
  * bench) and the harness that runs one on every platform (cl_kernel.c),
- * the rows of kernels whose work-items diverge (cl_divergent.c) and the
+ * the rows of kernels whose work-items diverge (cl_divergent.c), those of
+ * uneven work-groups (cl_uneven.c) and the
  * machine's limits measured in plain C (machine_limits.c). */
 #ifndef CLMUX_BENCH_CL_KERNEL_H
 #define CLMUX_BENCH_CL_KERNEL_H
@@ -63,6 +64,10 @@ const char *count_label(size_t count);
 /* cl_divergent.c: escape-time fractal, grid-stride reduction, dependent
  * mad chains, convert_uchar4_sat. */
 void run_divergent_benches(size_t divisor);
+
+/* cl_uneven.c: work-groups of unequal cost: Collatz, CSR SpMV, work
+ * growing with the id. */
+void run_uneven_benches(size_t divisor);
 
 /* cl_half.c: the same kernels on half and float (cl_khr_fp16). */
 void run_half_benches(size_t divisor);

@@ -130,8 +130,9 @@ typedef struct cpu_fault {
   void *address; /* the faulting address (or instruction) */
 } cpu_fault;
 
-/* Runs fn over [0, total) in chunks of `chunk` items that the workers take
- * from an atomic counter, and returns when all have run. With `alone_ns`
+/* Runs fn over [0, total) in chunks that the workers take from an atomic
+ * counter (each the rest over twice the workers, at least `chunk` items),
+ * and returns when all have run. With `alone_ns`
  * (a loop expected to be short), the caller first runs it alone, and
  * hands the rest to the workers only once that has taken alone_ns; a loop
  * of one chunk runs on the caller alone. *busy_ns (if not NULL): the

@@ -691,9 +691,11 @@ mux_result_t cpu_ndrange_run(cpu_device *device, const cpu_ndrange *ndrange) {
   unsigned slots = cpu_pool_slots(device->pool);
   /* The per-slot parts were sized for the pool at recording time. */
   if (slots > ndrange_extra(ndrange)->slots) return mux_error_internal;
-  /* Several chunks per worker balance uneven groups; at least one group. */
+  /* The smallest chunk a worker takes (the pool's chunks shrink towards
+   * it as the groups run out): small enough to even out uneven groups at
+   * the end, at least one group. */
   uint64_t workers = cpu_pool_workers(device->pool);
-  uint64_t chunk = total / ((workers ? workers : 1) * 8);
+  uint64_t chunk = total / ((workers ? workers : 1) * 32);
   if (chunk == 0) chunk = 1;
   cpu_kernel *kernel = ndrange->kernel;
   uint64_t busy_ns = 0;

@@ -3,7 +3,8 @@
  *
  * One loop runs at a time. The caller publishes it (function, context,
  * sizes), opens it in `state`, bumps the futex word `generation` and waits;
- * workers take chunk indices from one atomic counter. A loop of one chunk
+ * workers take chunks, smaller as fewer items are left, from one atomic
+ * counter. A loop of one chunk
  * runs on the caller alone (waking workers would only add latency). A worker
  * must "join" the open loop (a CAS on `state` that checks the loop's
  * generation) before it reads the loop, and leaves it when the counter runs
@@ -59,9 +60,7 @@ struct cpu_pool {
   void *context;
   const char *label; /* what the timeline calls the loop's chunks */
   uint64_t total;
-  uint64_t first; /* items before it ran on the caller alone */
-  uint64_t chunk;
-  uint64_t chunks;
+  uint64_t chunk; /* the smallest a worker takes */
 
   /* Each group on its own cache line: they are written by different
    * threads at different times. */
@@ -69,7 +68,7 @@ struct cpu_pool {
   atomic_uint sleeping_workers;
   atomic_bool stop;
   _Alignas(64) _Atomic uint64_t state;
-  _Alignas(64) _Atomic uint64_t next_chunk;
+  _Alignas(64) _Atomic uint64_t next_item; /* the first nobody took */
   _Alignas(64) atomic_uint left; /* futex: +1 when the last worker leaves */
   atomic_uint caller_sleeping;
   _Atomic uint64_t busy_ns; /* the workers' time inside the loop */
@@ -171,7 +170,7 @@ static void cpu_leave_loop(struct cpu_pool *pool) {
 /* The first fault of the loop is kept; the chunks nobody took yet are
  * skipped (the counter runs out at once). */
 static void cpu_record_fault(struct cpu_pool *pool, const cpu_fault *fault) {
-  atomic_store_explicit(&pool->next_chunk, pool->chunks, memory_order_relaxed);
+  atomic_store_explicit(&pool->next_item, pool->total, memory_order_relaxed);
   bool no = false;
   if (atomic_compare_exchange_strong(&pool->faulted, &no, true)) {
     pool->fault = *fault;
@@ -195,27 +194,34 @@ static bool cpu_run_chunk(cpu_range_fn fn, void *context, const char *label,
   return ran;
 }
 
+/* Guided: each take is the rest over twice the workers, but at least
+ * `chunk` items. Early takes are large (few of them), late ones small, so
+ * that the threads finish together however uneven the items are. */
 static void cpu_run_chunks(struct cpu_pool *pool, unsigned slot) {
   uint8_t *local_memory = pool->local_memory + slot * pool->slot_stride;
   const uint64_t total = pool->total;
-  const uint64_t first = pool->first;
   const uint64_t chunk = pool->chunk;
-  const uint64_t chunks = pool->chunks;
+  const uint64_t split = 2 * (uint64_t)pool->workers;
   const uint64_t start = cpu_now_ns();
-  for (;;) {
-    /* Relaxed: the counter only hands out indices; the loop's data is
-     * ordered by joining and leaving. */
-    uint64_t index =
-        atomic_fetch_add_explicit(&pool->next_chunk, 1, memory_order_relaxed);
-    if (index >= chunks) break;
-    uint64_t begin = first + index * chunk;
-    uint64_t end = total - begin > chunk ? begin + chunk : total;
+  /* Relaxed: the counter only hands out items; the loop's data is ordered
+   * by joining and leaving. */
+  uint64_t begin = atomic_load_explicit(&pool->next_item, memory_order_relaxed);
+  while (begin < total) {
+    uint64_t size = (total - begin) / split;
+    if (size < chunk) size = chunk;
+    uint64_t end = total - begin > size ? begin + size : total;
+    if (!atomic_compare_exchange_weak_explicit(&pool->next_item, &begin, end,
+                                               memory_order_relaxed,
+                                               memory_order_relaxed)) {
+      continue; /* begin is now the counter's value */
+    }
     cpu_fault fault;
     if (!cpu_run_chunk(pool->fn, pool->context, pool->label, begin, end, slot,
                        local_memory, &fault)) {
       cpu_record_fault(pool, &fault);
       break;
     }
+    begin = atomic_load_explicit(&pool->next_item, memory_order_relaxed);
   }
   atomic_fetch_add_explicit(&pool->busy_ns, cpu_now_ns() - start,
                             memory_order_relaxed);
@@ -261,7 +267,7 @@ static bool cpu_nobody_inside(struct cpu_pool *pool, unsigned unused) {
 static bool cpu_loop_done(struct cpu_pool *pool, unsigned unused) {
   (void)unused;
   return (atomic_load(&pool->state) & CPU_LOOP_INSIDE) == 0 &&
-         atomic_load(&pool->next_chunk) >= pool->chunks;
+         atomic_load(&pool->next_item) >= pool->total;
 }
 
 /* Caller side: waits until `done`; the last worker to leave wakes it. */
@@ -307,7 +313,7 @@ struct cpu_pool *cpu_pool_create(mux_allocator_info_t allocator,
   atomic_init(&pool->sleeping_workers, 0);
   atomic_init(&pool->stop, false);
   atomic_init(&pool->state, 0);
-  atomic_init(&pool->next_chunk, 0);
+  atomic_init(&pool->next_item, 0);
   atomic_init(&pool->left, 0);
   atomic_init(&pool->caller_sleeping, 0);
   atomic_init(&pool->busy_ns, 0);
@@ -482,10 +488,8 @@ bool cpu_pool_parallel_for(struct cpu_pool *pool, uint64_t total,
   pool->context = context;
   pool->label = label;
   pool->total = total;
-  pool->first = first;
   pool->chunk = chunk;
-  pool->chunks = (total - first - 1) / chunk + 1;
-  atomic_store_explicit(&pool->next_chunk, 0, memory_order_relaxed);
+  atomic_store_explicit(&pool->next_item, first, memory_order_relaxed);
   atomic_store_explicit(&pool->busy_ns, 0, memory_order_relaxed);
   unsigned generation =
       atomic_load_explicit(&pool->generation, memory_order_relaxed) + 1;
