@@ -409,6 +409,14 @@ void run_everywhere(const bench *b) {
 }
 
 /* Counts mismatches; prints the first. */
+pid_t fork_with_temp_file(char *path) {
+  int fd = mkstemp(path);
+  if (fd < 0) return -1;
+  close(fd);
+  fflush(NULL);
+  return fork();
+}
+
 bool report_mismatches(const char *what, size_t bad, size_t first, double got,
                        double want) {
   if (bad) {

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Buffers of one run: inputs copied from host, outputs read back. */
 #define MAX_ARGS 8
@@ -60,6 +61,10 @@ bool report_mismatches(const char *what, size_t bad, size_t first, double got,
 float *random_floats(size_t count, float low, float high);
 void *bench_malloc(size_t size); /* exits when out of memory */
 const char *count_label(size_t count);
+/* Makes a file from the mkstemp template `path` (rewritten in place) and
+ * forks: the child's pid in the parent, 0 in the child, -1 if either
+ * failed (-w and -s report from a child's run). */
+pid_t fork_with_temp_file(char *path);
 
 /* cl_divergent.c: escape-time fractal, grid-stride reduction, dependent
  * mad chains, convert_uchar4_sat. */

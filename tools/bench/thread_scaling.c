@@ -67,11 +67,7 @@ int thread_scaling_run(void) {
   int status = 0;
   for (int c = 0; c < n; c++) {
     char path[] = "/tmp/clmux-scaling-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0) return -1;
-    close(fd);
-    fflush(NULL);
-    pid_t child = fork();
+    pid_t child = fork_with_temp_file(path);
     if (child < 0) return -1;
     if (child == 0) {
       char value[16];

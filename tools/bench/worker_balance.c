@@ -164,11 +164,7 @@ static void report(const char *path) {
  * set; the parent waits, reports and exits with the child's status. */
 int worker_balance_run(void) {
   char path[] = "/tmp/clmux-balance-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) return -1;
-  close(fd);
-  fflush(NULL);
-  pid_t child = fork();
+  pid_t child = fork_with_temp_file(path);
   if (child < 0) return -1;
   if (child == 0) {
     setenv("CLMUX_TRACE", path, 1);
