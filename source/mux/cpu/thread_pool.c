@@ -4,8 +4,9 @@
  * One loop runs at a time. The caller publishes it (function, context,
  * sizes), opens it in `state`, bumps the futex word `generation` and waits;
  * workers take chunks, smaller as fewer items are left, from one atomic
- * counter. A loop of one chunk
- * runs on the caller alone (waking workers would only add latency). A worker
+ * counter. A loop of one chunk, or one expected to be short, runs on the
+ * caller alone (waking workers would only add latency), which hands what
+ * is left to the workers should it take longer than expected. A worker
  * must "join" the open loop (a CAS on `state` that checks the loop's
  * generation) before it reads the loop, and leaves it when the counter runs
  * out. The caller closes the loop once every chunk is taken and nobody is
