@@ -232,7 +232,7 @@ static void *cpu_executor_main(void *argument) {
   if (!cpu_pool_bind_to_cores(device->pool)) {
     cpu_executor_leave_creator(queue->creator_cpu);
   }
-  /* It runs a share of each NDRange: its faults are kernels' faults too. */
+  /* It runs the short NDRanges itself: its faults are kernels' faults too. */
   void *signal_stack = cpu_fault_thread_enter();
   timeline_name_thread("clmux queue executor");
   pthread_mutex_lock(&queue->lock);
