@@ -40,7 +40,7 @@ static cc_status add_version(const cc_target *target, LLVMModuleRef source,
                              const char *symbol, cc_binary_kernel *entry,
                              cc_log *log) {
   LLVMModuleRef module = NULL;
-  cc_work_group_facts facts = {0, 0, false, 1};
+  cc_work_group_facts facts = {0, 0, false, false, 1};
   const char *name = request->name;
   cc_status status =
       cc_build_work_group(source, request, symbol, &module, &facts, log);
@@ -50,6 +50,8 @@ static cc_status add_version(const cc_target *target, LLVMModuleRef source,
   }
   if (facts.scratch > entry->scratch) entry->scratch = facts.scratch;
   if (!facts.merges_groups) entry->flags &= ~CPU_BINARY_KERNEL_MERGES_GROUPS;
+  /* One version with the variant is enough: the others ignore it. */
+  if (facts.scalar_variant) entry->flags |= CPU_BINARY_KERNEL_SCALAR_VARIANT;
   entry->sub_group_size = facts.sub_group_size;
   cc_target_adopt_module(target, module);
   if (LLVMLinkModules2(linked, module)) {

@@ -77,15 +77,16 @@ bool cc_is_group_uniform_query(const char *name);
  * local_size[0] items, a multiple of local_size[0] if that is not 0. With
  * a `vector_body` (cc_vectorize_body of `body`, `lanes` wide), the loops
  * run it instead, the x loop stepping by `lanes` and passing the mask of
- * the items that exist; a step function's sync region still runs `body`. */
-LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
-                                       LLVMValueRef vector_body,
-                                       const cc_kernel_info *info,
-                                       const bool *by_pointer,
-                                       const uint32_t local_size[3],
-                                       const char *symbol, bool parallel,
-                                       bool x_rows, unsigned regions,
-                                       uint64_t flags_offset, unsigned lanes);
+ * the items that exist; a step function's sync region still runs `body`.
+ * With `scalar_variant` too (no regions), wg's variant picks the loops:
+ * 0 those of `vector_body`, else those of `body` alone
+ * (CPU_BINARY_KERNEL_SCALAR_VARIANT). */
+LLVMValueRef cc_build_work_group_loops(
+    LLVMModuleRef module, LLVMValueRef body, LLVMValueRef vector_body,
+    const cc_kernel_info *info, const bool *by_pointer,
+    const uint32_t local_size[3], const char *symbol, bool parallel,
+    bool x_rows, unsigned regions, uint64_t flags_offset, unsigned lanes,
+    bool scalar_variant);
 
 /* ---- The whole-function vectorizer (wfv.h) ---- */
 
@@ -97,10 +98,12 @@ LLVMValueRef cc_build_work_group_loops(LLVMModuleRef module, LLVMValueRef body,
  * cc_wfv_lanes's register's worth and goes out as the width chosen, at
  * most `max_lanes` (wfv.c's choose_lanes says how). It returns nothing (a step
  * function's barrier number is not used: its flags are in scratch). NULL,
- * with the reason in `log`, when the body has what it cannot vectorize. */
+ * with the reason in `log`, when the body has what it cannot vectorize.
+ * *divergent tells whether lanes may leave one of its loops apart. */
 LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
                                unsigned arg_count, unsigned *lanes,
-                               unsigned max_lanes, cc_log *log);
+                               unsigned max_lanes, bool *divergent,
+                               cc_log *log);
 /* The lanes of one of the host's vector registers' worth of `body`'s
  * widest values (32-bit, 64-bit if it computes with doubles, times its
  * widest OpenCL vector); at least 1. */
@@ -131,6 +134,7 @@ typedef struct cc_work_group_facts {
   uint64_t local_memory; /* static __local bytes */
   uint64_t scratch;      /* bytes per work-item kept across barriers */
   bool merges_groups;    /* CPU_BINARY_KERNEL_MERGES_GROUPS holds */
+  bool scalar_variant;   /* CPU_BINARY_KERNEL_SCALAR_VARIANT holds */
   uint32_t sub_group_size; /* the vector body's lanes, else 1 */
 } cc_work_group_facts;
 

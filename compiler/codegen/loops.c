@@ -436,11 +436,24 @@ static LLVMBasicBlockRef build_turns(nest_context *n, LLVMValueRef region,
   return preheader;
 }
 
+/* The nest of the scalar variant: the same work-items through `body`
+ * alone, one at a time (the loop vectorizer may still widen it). */
+static LLVMBasicBlockRef build_scalar_nest(const nest_context *vector_nest,
+                                           bool parallel,
+                                           LLVMBasicBlockRef exit) {
+  nest_context n = *vector_nest;
+  n.body = n.scalar_body;
+  n.lanes = 0;
+  n.parallel = parallel;
+  return build_nest(&n, NULL, exit);
+}
+
 LLVMValueRef cc_build_work_group_loops(
     LLVMModuleRef module, LLVMValueRef body, LLVMValueRef vector_body,
     const cc_kernel_info *info, const bool *by_pointer,
     const uint32_t local_size[3], const char *symbol, bool parallel,
-    bool x_rows, unsigned regions, uint64_t flags_offset, unsigned lanes) {
+    bool x_rows, unsigned regions, uint64_t flags_offset, unsigned lanes,
+    bool scalar_variant) {
   LLVMContextRef context = LLVMGetModuleContext(module);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(context);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
@@ -499,7 +512,17 @@ LLVMValueRef cc_build_work_group_loops(
   build_entry(&n, args, wg);
   LLVMBasicBlockRef exit =
       LLVMAppendBasicBlockInContext(context, function, "exit");
-  if (regions == 0) {
+  if (regions == 0 && scalar_variant && vector_body) {
+    LLVMBasicBlockRef vector_nest = build_region(&n, NULL, exit);
+    LLVMBasicBlockRef scalar_nest = build_scalar_nest(&n, parallel, exit);
+    LLVMPositionBuilderAtEnd(builder, entry);
+    LLVMValueRef variant = cc_load_wg_field(
+        builder, wg, i32, offsetof(cpu_work_group, variant), "variant");
+    LLVMBuildCondBr(
+        builder,
+        LLVMBuildICmp(builder, LLVMIntNE, variant, LLVMConstInt(i32, 0, 0), ""),
+        scalar_nest, vector_nest);
+  } else if (regions == 0) {
     LLVMBasicBlockRef nest = build_region(&n, NULL, exit);
     LLVMPositionBuilderAtEnd(builder, entry);
     LLVMBuildBr(builder, nest);

@@ -277,7 +277,8 @@ static unsigned choose_lanes(wfv *w, unsigned base, unsigned max_lanes) {
 
 LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
                                unsigned arg_count, unsigned *lanes,
-                               unsigned max_lanes, cc_log *log) {
+                               unsigned max_lanes, bool *divergent,
+                               cc_log *log) {
   wfv w;
   memset(&w, 0, sizeof w);
   w.module = module;
@@ -303,6 +304,10 @@ LLVMValueRef cc_vectorize_body(LLVMModuleRef module, LLVMValueRef body,
   }
   ok = ok && wfv_emit(&w);
   *lanes = w.lanes;
+  *divergent = false;
+  for (unsigned l = 0; ok && l < w.loop_count; l++) {
+    *divergent |= w.loops[l].divergent;
+  }
   LLVMValueRef function = w.function;
   if (!ok && function) {
     LLVMDeleteFunction(function);

@@ -228,6 +228,7 @@ static cc_status choose_local_size(const cc_kernel_info *info,
 typedef struct clone_result {
   uint64_t local_memory, scratch, flags_offset;
   bool merges_groups;
+  bool scalar_variant; /* CPU_BINARY_KERNEL_SCALAR_VARIANT */
   bool waits; /* sub-groups of a group may wait for each other */
   uint32_t sub_group_size;
 } clone_result;
@@ -335,11 +336,13 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
 /* The body runs through the whole-function vectorizer: *vector_body,
  * *lanes wide. When it cannot, the body stays (the loop vectorizer then
  * widens the work-item loop if it can), and CLMUX_DEBUG says why. `items`
- * are the work-items a row has in x (0: any number). */
+ * are the work-items a row has in x (0: any number); *divergent tells
+ * whether the lanes may leave a loop of the vector body apart. */
 static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
                                  unsigned arg_count, uint32_t items,
                                  LLVMValueRef body, LLVMValueRef *vector_body,
-                                 unsigned *lanes, cc_log *log) {
+                                 unsigned *lanes, bool *divergent,
+                                 cc_log *log) {
   if (items == 1) {
     if (getenv("CLMUX_DEBUG")) {
       fprintf(stderr,
@@ -359,7 +362,7 @@ static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
   unsigned max_lanes = items == 0 || items >= 64 ? 64 : items;
   unsigned width = cc_wfv_lanes(body);
   LLVMValueRef vector = cc_vectorize_body(module, body, arg_count, &width,
-                                          max_lanes, &reason);
+                                          max_lanes, divergent, &reason);
   if (getenv("CLMUX_DEBUG")) {
     if (vector) {
       fprintf(stderr, "clmux: kernel %s: vectorized as a whole, %u lanes\n",
@@ -432,11 +435,25 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   }
   unsigned lanes = 0;
   LLVMValueRef vector_body = NULL;
+  bool divergent = false;
   if (status == cc_success) {
     /* A row of merged groups has any number of items. */
     uint32_t items = result->merges_groups ? 0 : local_size[0];
     status = vectorize_whole(module, name, info->arg_count, items, body,
-                             &vector_body, &lanes, log);
+                             &vector_body, &lanes, &divergent, log);
+  }
+  /* Lanes that leave a loop apart idle until the last one is done: when
+   * their trip counts differ much (a sparse matrix's rows), or each
+   * iteration gathers, the work-items one at a time are faster, and which
+   * is only shows at run time (ndrange.c measures both). Not where the
+   * lanes are visible: sub-groups, barriers, waiting sub-groups. */
+  result->scalar_variant = vector_body && divergent && regions == 0 &&
+                           !result->waits && !cc_uses_sub_groups(body);
+  if (result->scalar_variant && getenv("CLMUX_DEBUG")) {
+    fprintf(stderr,
+            "clmux: kernel %s: its lanes may leave a loop apart: also built "
+            "to run one work-item at a time\n",
+            name);
   }
   /* The vector body has widened the sub-group primitives across its lanes;
    * the scalar body (run alone, or as a step function's sync region) runs
@@ -449,11 +466,10 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
   bool parallel = regions > 0 || (body && !has_alloca(body));
   LLVMValueRef wrapper =
       status == cc_success
-          ? cc_build_work_group_loops(module, body, vector_body, info,
-                                      by_pointer,
-                                      local_size, symbol, parallel,
-                                      result->merges_groups, regions,
-                                      result->flags_offset, lanes)
+          ? cc_build_work_group_loops(
+                module, body, vector_body, info, by_pointer, local_size, symbol,
+                parallel, result->merges_groups, regions, result->flags_offset,
+                lanes, result->scalar_variant)
           : NULL;
   free(by_pointer);
   if (status != cc_success) return status;
@@ -521,7 +537,7 @@ cc_status cc_build_work_group(LLVMModuleRef source,
   }
   if (status == cc_success) {
     LLVMModuleRef module = LLVMCloneModule(source);
-    clone_result result = {0, 0, 0, false, false, 1};
+    clone_result result = {0, 0, 0, false, false, false, 1};
     status = build_in_clone(module, name, &info, chosen, symbol, bounds_check,
                             globals, &result, log);
     if (status != cc_success && log && getenv("CLMUX_DEBUG")) {
@@ -533,6 +549,7 @@ cc_status cc_build_work_group(LLVMModuleRef source,
         facts->local_memory = result.local_memory;
         facts->scratch = result.scratch;
         facts->merges_groups = result.merges_groups;
+        facts->scalar_variant = result.scalar_variant;
         facts->sub_group_size = result.sub_group_size;
       }
     } else {

@@ -83,7 +83,12 @@ enum cpu_binary_header_field {
  * local_size[0] counts the row's items, group_id[0] is 0 and
  * global_offset[0] is the row's first global x id (work_group_abi.h). */
 #define CPU_BINARY_KERNEL_MERGES_GROUPS 0x1u
-#define CPU_BINARY_KERNEL_FLAGS_KNOWN CPU_BINARY_KERNEL_MERGES_GROUPS
+/* The function also runs its work-items one at a time, not in vectors,
+ * when cpu_work_group's variant is not 0 (work_group_abi.h): the target
+ * measures which is faster (ndrange.c). */
+#define CPU_BINARY_KERNEL_SCALAR_VARIANT 0x2u
+#define CPU_BINARY_KERNEL_FLAGS_KNOWN \
+  (CPU_BINARY_KERNEL_MERGES_GROUPS | CPU_BINARY_KERNEL_SCALAR_VARIANT)
 
 enum cpu_binary_kernel_field {
   cpu_binary_kernel_name_offset = 0,

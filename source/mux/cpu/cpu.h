@@ -232,6 +232,28 @@ void cpu_image_copy_from_buffer(cpu_image *dst, const uint8_t *src,
 
 typedef struct cpu_executable cpu_executable;
 
+/* Which code of a kernel with a scalar variant runs (kernel_variant.c). */
+#define CPU_VARIANT_SLOTS 16u
+typedef struct cpu_variant_choice {
+  _Atomic uint32_t current;       /* the variant calls run outside probes */
+  _Atomic uint32_t probing;       /* 1: calls alternate and are timed */
+  _Atomic uint32_t launches_left; /* NDRanges until the next probe */
+  _Atomic uint32_t interval;      /* NDRanges between probes */
+  /* The probe's timed calls per variant, the first CPU_VARIANT_SLOTS
+   * costs per work-item, and the time of all. */
+  _Atomic uint32_t taken[2];
+  _Atomic uint64_t cost[2][CPU_VARIANT_SLOTS];
+  _Atomic uint64_t probe_ns;
+} cpu_variant_choice;
+
+void cpu_variant_init(cpu_variant_choice *choice);
+/* An NDRange of the kernel starts: a probe may be due. */
+void cpu_variant_launch(cpu_variant_choice *choice);
+/* A timed call of `variant` during a probe of `kernel` (its name); the
+ * one that ends the probe sets the choice (CLMUX_DEBUG tells it). */
+void cpu_variant_sample(cpu_variant_choice *choice, const char *kernel,
+                        uint32_t variant, uint64_t ns, uint64_t items);
+
 typedef struct cpu_kernel {
   struct mux_kernel_s base;
   cpu_work_group_fn function;
@@ -250,6 +272,9 @@ typedef struct cpu_kernel {
    * more than one chunk (ndrange.c), 0 before: whether the next is short
    * enough for the calling thread alone. */
   _Atomic uint64_t group_cost_ps;
+  /* CPU_BINARY_KERNEL_SCALAR_VARIANT, and which variant runs. */
+  bool scalar_variant;
+  cpu_variant_choice variant;
   char name[64];
 } cpu_kernel;
 

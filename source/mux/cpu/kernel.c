@@ -46,6 +46,7 @@ static cpu_kernel_object *kernel_new(mux_device_t device, const char *name,
   kernel->function = function;
   atomic_init(&kernel->edges, NULL);
   atomic_init(&kernel->group_cost_ps, 0);
+  cpu_variant_init(&kernel->variant);
   /* A name longer than the field is cut: it is only ever displayed. */
   size_t copied = name_length < sizeof kernel->name ? (size_t)name_length
                                                     : sizeof kernel->name - 1;
@@ -72,6 +73,8 @@ mux_result_t cpuCreateKernel(mux_device_t device, mux_executable_t executable,
   kernel->scratch_per_work_item = entry->scratch_per_work_item;
   kernel->merges_groups =
       (entry->flags & CPU_BINARY_KERNEL_MERGES_GROUPS) != 0;
+  kernel->scalar_variant =
+      (entry->flags & CPU_BINARY_KERNEL_SCALAR_VARIANT) != 0;
   kernel->sub_group_size = entry->sub_group_size;
   kernel->base.local_memory_size = entry->local_memory_size;
   bool required = entry->required_local_size[0] != 0;

@@ -590,6 +590,63 @@ static void run_groups_non_uniform(const cpu_ndrange *ndrange,
   }
 }
 
+/* Work-items a probe's call of merged groups has at least: a vector
+ * variant gets whole vectors, as outside probes. */
+#define PROBE_ITEMS 256u
+
+/* Groups from `begin` on of a uniform NDRange while the kernel's variants
+ * are measured (kernel_variant.c): calls alternate between the two, each
+ * timed; merged rows are cut into pieces of PROBE_ITEMS items or so, so
+ * that the calls compare. A thread's first call of each variant of a
+ * kernel is not counted: it took 200 µs where the next took 1 (the code's
+ * first run). Returns the first group not run (`end`, unless the probe
+ * ended). */
+static uint64_t run_probe(const cpu_ndrange *ndrange, const uint8_t *args,
+                          cpu_work_group *wg, uint64_t begin, uint64_t end) {
+  cpu_kernel *kernel = ndrange->kernel;
+  uint64_t row = ndrange->num_groups[0];
+  uint64_t width = ndrange->local_size[0];
+  uint64_t piece =
+      kernel->merges_groups && width < PROBE_ITEMS ? PROBE_ITEMS / width : 1;
+  uint64_t pieces_in_row = (row + piece - 1) / piece;
+  uint64_t group_items =
+      width * ndrange->local_size[1] * ndrange->local_size[2];
+  cpu_printf_buffer *printf_buffer = cpu_printf_thread_buffer();
+  static _Thread_local const cpu_kernel *warm_kernel;
+  static _Thread_local bool warm[2];
+  if (warm_kernel != kernel) {
+    warm_kernel = kernel;
+    warm[0] = warm[1] = false;
+  }
+  uint64_t group = begin;
+  while (group < end &&
+         atomic_load_explicit(&kernel->variant.probing, memory_order_relaxed)) {
+    uint64_t x = group % row, rest = group / row;
+    uint64_t groups = piece - x % piece;
+    if (groups > row - x) groups = row - x;
+    if (groups > end - group) groups = end - group;
+    wg->group_id[0] = x;
+    wg->group_id[1] = rest % ndrange->num_groups[1];
+    wg->group_id[2] = rest / ndrange->num_groups[1];
+    if (kernel->merges_groups) {
+      wg->global_offset[0] = ndrange->global_offset[0] + x * width;
+      wg->local_size[0] = (uint32_t)(groups * width);
+    }
+    wg->variant = (uint32_t)((rest * pieces_in_row + x / piece) & 1);
+    uint64_t start = cpu_now_ns();
+    kernel->function(args, wg);
+    uint64_t ns = cpu_now_ns() - start;
+    if (printf_buffer->used) cpu_printf_flush(printf_buffer);
+    if (warm[wg->variant]) {
+      cpu_variant_sample(&kernel->variant, kernel->name, wg->variant, ns,
+                         groups * group_items);
+    }
+    warm[wg->variant] = true;
+    group += groups;
+  }
+  return group;
+}
+
 static void run_work_groups(void *context, uint64_t begin, uint64_t end,
                             unsigned worker, uint8_t *local_memory) {
   const cpu_ndrange *ndrange = context;
@@ -602,7 +659,6 @@ static void run_work_groups(void *context, uint64_t begin, uint64_t end,
     wg.local_size[d] = ndrange->local_size[d];
     wg.enqueued_local_size[d] = ndrange->local_size[d];
   }
-  wg.reserved = 0;
   wg.work_dim = ndrange->work_dim;
   wg.local_memory = local_memory;
   wg.scratch =
@@ -624,7 +680,18 @@ static void run_work_groups(void *context, uint64_t begin, uint64_t end,
   /* Kernels run in the environment OpenCL promises (denormals kept), and
    * the thread gets its own back when the chunk is done. */
   uint32_t fp_env = cpu_fp_env_enter(false);
-  if (!ndrange->uniform) {
+  cpu_kernel *kernel = ndrange->kernel;
+  if (kernel->scalar_variant && ndrange->uniform &&
+      atomic_load_explicit(&kernel->variant.probing, memory_order_relaxed)) {
+    begin = run_probe(ndrange, args, &wg, begin, end);
+  }
+  wg.variant =
+      kernel->scalar_variant
+          ? atomic_load_explicit(&kernel->variant.current, memory_order_relaxed)
+          : 0;
+  if (begin == end) {
+    /* the probe ran them all */
+  } else if (!ndrange->uniform) {
     run_groups_non_uniform(ndrange, args, &wg, begin, end);
   } else if (ndrange->kernel->merges_groups) {
     run_group_rows(ndrange, args, &wg, begin, end);
@@ -698,6 +765,7 @@ mux_result_t cpu_ndrange_run(cpu_device *device, const cpu_ndrange *ndrange) {
   uint64_t chunk = total / ((workers ? workers : 1) * 32);
   if (chunk == 0) chunk = 1;
   cpu_kernel *kernel = ndrange->kernel;
+  if (kernel->scalar_variant) cpu_variant_launch(&kernel->variant);
   uint64_t busy_ns = 0;
   cpu_fault fault;
   if (!cpu_pool_parallel_for(device->pool, total, chunk,

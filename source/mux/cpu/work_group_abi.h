@@ -68,7 +68,9 @@ typedef struct cpu_work_group {
    * then that group's own, and group g starts at global id
    * global_offset + g * enqueued_local_size. */
   uint32_t enqueued_local_size[3];
-  uint32_t reserved;
+  /* Which code of a CPU_BINARY_KERNEL_SCALAR_VARIANT kernel runs: 0 its
+   * work-items in vectors, 1 one at a time; others ignore it. */
+  uint32_t variant;
   /* Every slot's scratch of the NDRange (CPU_ADDRESS_SPACE_SYMBOL reads
    * it; kernels do not). */
   uint8_t *scratch_block;
