@@ -78,7 +78,8 @@ bool cc_is_group_uniform_query(const char *name);
  * a `vector_body` (cc_vectorize_body of `body`, `lanes` wide), the loops
  * run it instead, the x loop stepping by `lanes` and passing the mask of
  * the items that exist; a step function's sync region still runs `body`.
- * With `scalar_variant` too (no regions), wg's variant picks the loops:
+ * With `scalar_variant` too (a vector body, no regions), wg's variant
+ * picks the loops:
  * 0 those of `vector_body`, else those of `body` alone
  * (CPU_BINARY_KERNEL_SCALAR_VARIANT). */
 LLVMValueRef cc_build_work_group_loops(

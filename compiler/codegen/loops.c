@@ -512,20 +512,21 @@ LLVMValueRef cc_build_work_group_loops(
   build_entry(&n, args, wg);
   LLVMBasicBlockRef exit =
       LLVMAppendBasicBlockInContext(context, function, "exit");
-  if (regions == 0 && scalar_variant && vector_body) {
-    LLVMBasicBlockRef vector_nest = build_region(&n, NULL, exit);
-    LLVMBasicBlockRef scalar_nest = build_scalar_nest(&n, parallel, exit);
-    LLVMPositionBuilderAtEnd(builder, entry);
-    LLVMValueRef variant = cc_load_wg_field(
-        builder, wg, i32, offsetof(cpu_work_group, variant), "variant");
-    LLVMBuildCondBr(
-        builder,
-        LLVMBuildICmp(builder, LLVMIntNE, variant, LLVMConstInt(i32, 0, 0), ""),
-        scalar_nest, vector_nest);
-  } else if (regions == 0) {
+  if (regions == 0) {
     LLVMBasicBlockRef nest = build_region(&n, NULL, exit);
+    LLVMBasicBlockRef scalar_nest =
+        scalar_variant ? build_scalar_nest(&n, parallel, exit) : NULL;
     LLVMPositionBuilderAtEnd(builder, entry);
-    LLVMBuildBr(builder, nest);
+    if (scalar_nest) {
+      LLVMValueRef variant = cc_load_wg_field(
+          builder, wg, i32, offsetof(cpu_work_group, variant), "variant");
+      LLVMBuildCondBr(builder,
+                      LLVMBuildICmp(builder, LLVMIntNE, variant,
+                                    LLVMConstInt(i32, 0, 0), ""),
+                      scalar_nest, nest);
+    } else {
+      LLVMBuildBr(builder, nest);
+    }
   } else {
     /* Nest r runs region r; the region each ends at picks the next one
      * (0: the kernel returned). */

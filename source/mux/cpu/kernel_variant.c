@@ -43,13 +43,7 @@ void cpu_variant_init(cpu_variant_choice *choice) {
   atomic_init(&choice->probing, 1);
   atomic_init(&choice->launches_left, 0);
   atomic_init(&choice->interval, FIRST_INTERVAL);
-  for (unsigned v = 0; v < 2; v++) {
-    atomic_init(&choice->taken[v], 0);
-    for (unsigned s = 0; s < CPU_VARIANT_SLOTS; s++) {
-      atomic_init(&choice->cost[v][s], 0);
-    }
-  }
-  atomic_init(&choice->probe_ns, 0);
+  clear_probe(choice);
 }
 
 void cpu_variant_launch(cpu_variant_choice *choice) {

@@ -12,15 +12,6 @@ static LLVMContextRef context;
 
 enum { count = 1680 }; /* a multiple of 16, 7 and 5 */
 
-/* Kernel `name` built for a local size of (local_x, 1, 1), or generic for
- * 0. */
-static mux_executable_t build_1d(LLVMModuleRef module, const char *name,
-                                 uint32_t local_x) {
-  cc_kernel_request request = {
-      name, {local_x, local_x ? 1 : 0, local_x ? 1 : 0}, false, NULL, false};
-  return build_executable(target, module, &request, 1);
-}
-
 static void test_vector_add(LLVMModuleRef module) {
   static float a[count], b[count], c[count];
   for (int i = 0; i < count; i++) {
@@ -36,7 +27,8 @@ static void test_vector_add(LLVMModuleRef module) {
   const uint32_t built[] = {16, 7, 0, 0};
   const size_t run[] = {16, 7, 16, 5};
   for (int t = 0; t < 4; t++) {
-    mux_executable_t executable = build_1d(module, "vector_add", built[t]);
+    mux_executable_t executable =
+        build_executable_1d(target, module, "vector_add", built[t]);
     if (!executable) continue;
     mux_kernel_t kernel = create_kernel(executable, "vector_add");
     if (built[t]) {
@@ -75,7 +67,8 @@ static void test_saxpy(LLVMModuleRef module) {
     host_buffer by = host_buffer_create(y, sizeof y);
     mux_descriptor_info_t args[4] = {value_arg(&a, sizeof a), buffer_arg(&bx),
                                      buffer_arg(&by), value_arg(&n, sizeof n)};
-    mux_executable_t executable = build_1d(module, "saxpy", built[t]);
+    mux_executable_t executable =
+        build_executable_1d(target, module, "saxpy", built[t]);
     if (executable) {
       mux_kernel_t kernel = create_kernel(executable, "saxpy");
       CHECK_SUCCESS(run_1d(kernel, args, 4, count, run[t]));
@@ -293,7 +286,8 @@ static void test_args(LLVMModuleRef module) {
       value_arg(&s, sizeof s)};
   const uint32_t built[] = {32, 0};
   for (int t = 0; t < 2; t++) {
-    mux_executable_t executable = build_1d(module, "args", built[t]);
+    mux_executable_t executable =
+        build_executable_1d(target, module, "args", built[t]);
     if (!executable) continue;
     mux_kernel_t kernel = create_kernel(executable, "args");
     CHECK_SUCCESS(run_1d(kernel, args, 7, items, 32));
@@ -453,7 +447,8 @@ static void test_complex_mul(LLVMModuleRef module) {
   const uint32_t built[] = {48, 0};
   const size_t run[] = {48, 21};
   for (int t = 0; t < 2; t++) {
-    mux_executable_t executable = build_1d(module, "complex_mul", built[t]);
+    mux_executable_t executable =
+        build_executable_1d(target, module, "complex_mul", built[t]);
     if (!executable) continue;
     mux_kernel_t kernel = create_kernel(executable, "complex_mul");
     memset(c, 0, sizeof c);

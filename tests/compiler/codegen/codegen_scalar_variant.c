@@ -13,13 +13,6 @@ static cc_target *target;
 
 enum { count = 1680 }; /* a multiple of 16, 7 and 5 */
 
-static mux_executable_t build_1d(LLVMModuleRef module, const char *name,
-                                 uint32_t local_x) {
-  cc_kernel_request request = {
-      name, {local_x, local_x ? 1 : 0, local_x ? 1 : 0}, false, NULL, false};
-  return build_executable(target, module, &request, 1);
-}
-
 /* Whether the optimized work-group function of `name` (local size 16)
  * reads wg's variant and branches on it. */
 static bool reads_variant(LLVMModuleRef module, const char *name) {
@@ -41,7 +34,7 @@ static bool reads_variant(LLVMModuleRef module, const char *name) {
 }
 
 static bool has_variant(LLVMModuleRef module, const char *name) {
-  mux_executable_t executable = build_1d(module, name, 16);
+  mux_executable_t executable = build_executable_1d(target, module, name, 16);
   if (!executable) return false;
   mux_kernel_t kernel = create_kernel(executable, name);
   bool variant = ((cpu_kernel *)kernel)->scalar_variant;
@@ -75,7 +68,8 @@ static void test_rows(LLVMModuleRef module) {
   const uint32_t built[] = {16, 7, 0, 0};
   const size_t run[] = {16, 7, 16, 5};
   for (int t = 0; t < 4; t++) {
-    mux_executable_t executable = build_1d(module, "rows", built[t]);
+    mux_executable_t executable =
+        build_executable_1d(target, module, "rows", built[t]);
     if (!executable) continue;
     mux_kernel_t kernel = create_kernel(executable, "rows");
     cpu_kernel *cpu = (cpu_kernel *)kernel;

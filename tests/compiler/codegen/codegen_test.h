@@ -35,6 +35,17 @@ static inline mux_executable_t build_executable(
   return result == mux_success ? executable : NULL;
 }
 
+/* build_executable of kernel `name` for a local size of (local_x, 1, 1),
+ * or for any local size with 0. */
+static inline mux_executable_t build_executable_1d(const cc_target *target,
+                                                   LLVMModuleRef module,
+                                                   const char *name,
+                                                   uint32_t local_x) {
+  cc_kernel_request request = {
+      name, {local_x, local_x ? 1 : 0, local_x ? 1 : 0}, false, NULL, false};
+  return build_executable(target, module, &request, 1);
+}
+
 static inline mux_kernel_t create_kernel(mux_executable_t executable,
                                          const char *name) {
   mux_kernel_t kernel = NULL;
