@@ -56,9 +56,15 @@ typedef enum wfv_kind {
   wfv_varying
 } wfv_kind;
 
+/* A strided value's lanes are exact modulo 2^bits: lane 0 plus l * stride
+ * wraps where the integer does. `no_wrap` says they never cross from the
+ * largest unsigned value to 0 (a sequence of ids, or of ids plus small
+ * constants), which a zext or lshr needs to stay strided; `x - 3` may,
+ * in lanes that an `if (x >= 3)` leaves off. */
 typedef struct wfv_shape {
   wfv_kind kind;
   int64_t stride;
+  bool no_wrap;
 } wfv_shape;
 
 /* ---- The control flow of the structured body ---- */

@@ -10,12 +10,16 @@
 #include "sub_groups.h"
 #include "wfv.h"
 
-static const wfv_shape uniform = {wfv_uniform, 0};
-static const wfv_shape varying = {wfv_varying, 0};
-static const wfv_shape unknown = {wfv_unknown, 0};
+static const wfv_shape uniform = {wfv_uniform, 0, false};
+static const wfv_shape varying = {wfv_varying, 0, false};
+static const wfv_shape unknown = {wfv_unknown, 0, false};
+
+static wfv_shape strided_wrapping(int64_t stride, bool no_wrap) {
+  return stride == 0 ? uniform : (wfv_shape){wfv_strided, stride, no_wrap};
+}
 
 static wfv_shape strided(int64_t stride) {
-  return stride == 0 ? uniform : (wfv_shape){wfv_strided, stride};
+  return strided_wrapping(stride, false);
 }
 
 static int64_t stride_of(wfv_shape s) {
@@ -30,7 +34,10 @@ static bool is_linear(wfv_shape s) {
 static wfv_shape join(wfv_shape a, wfv_shape b) {
   if (a.kind == wfv_unknown) return b;
   if (b.kind == wfv_unknown) return a;
-  if (a.kind == b.kind && a.stride == b.stride) return a;
+  if (a.kind == b.kind && a.stride == b.stride) {
+    a.no_wrap = a.no_wrap && b.no_wrap;
+    return a;
+  }
   return varying;
 }
 
@@ -136,8 +143,48 @@ static wfv_shape gep_shape(const wfv *w, LLVMValueRef gep, int at) {
   return strided(stride);
 }
 
+/* Whether an operand of shape s keeps a sum's lanes from wrapping: a
+ * strided operand that does not wrap, or a small constant (ids stay far
+ * below 2^32, so a sequence of them plus such a constant does not cross
+ * 0; a uniform of unknown sign might). */
+static bool keeps_no_wrap(wfv_shape s, LLVMValueRef operand) {
+  if (s.kind == wfv_strided) return s.no_wrap && s.stride > 0;
+  if (!LLVMIsAConstantInt(operand)) return false;
+  long long c = LLVMConstIntGetSExtValue(operand);
+  return c >= 0 && c < (1 << 16);
+}
+
 /* add, sub, mul, shl, or: strides where they stay linear. */
+static wfv_shape linear_shape(const wfv *w, LLVMValueRef inst, int at);
+
 static wfv_shape arithmetic_shape(const wfv *w, LLVMValueRef inst, int at) {
+  wfv_shape r = linear_shape(w, inst, at);
+  if (r.kind != wfv_strided) return r;
+  LLVMValueRef lhs = LLVMGetOperand(inst, 0), rhs = LLVMGetOperand(inst, 1);
+  wfv_shape a = wfv_operand_shape(w, lhs, at);
+  wfv_shape b = wfv_operand_shape(w, rhs, at);
+  switch (LLVMGetInstructionOpcode(inst)) {
+    case LLVMAdd:
+    case LLVMOr:
+    case LLVMMul:
+    case LLVMShl:
+      r.no_wrap = keeps_no_wrap(a, lhs) && keeps_no_wrap(b, rhs);
+      return r;
+    case LLVMAShr:
+      r.no_wrap = a.no_wrap;
+      return r;
+    case LLVMLShr:
+      /* A logical shift of lanes that cross 0 is no longer linear. */
+      if (!a.no_wrap) return varying;
+      r.no_wrap = true;
+      return r;
+    default: /* sub: x - 3 crosses 0 where x < 3 */
+      r.no_wrap = false;
+      return r;
+  }
+}
+
+static wfv_shape linear_shape(const wfv *w, LLVMValueRef inst, int at) {
   wfv_shape a = wfv_operand_shape(w, LLVMGetOperand(inst, 0), at);
   wfv_shape b = wfv_operand_shape(w, LLVMGetOperand(inst, 1), at);
   if (a.kind == wfv_unknown || b.kind == wfv_unknown) return unknown;
@@ -193,6 +240,28 @@ static bool keeps_stride(LLVMOpcode op) {
          op == LLVMPtrToInt || op == LLVMIntToPtr || op == LLVMAddrSpaceCast;
 }
 
+/* The shape of cast `inst` of strided operand a. A zext of lanes that
+ * may cross 0 (-2, -1, 0, 1 as unsigned) is not linear, unless it is
+ * `nneg`: then the lanes that are not poison are those sext gives, and
+ * lane 0 is made with a sext (wfv_widen.c). A sext assumes that no
+ * sequence of lanes crosses the largest signed value. A trunc to fewer
+ * than 32 bits wraps ids. */
+static wfv_shape cast_shape(LLVMValueRef inst, LLVMOpcode op, wfv_shape a) {
+  switch (op) {
+    case LLVMZExt:
+      if (a.no_wrap) return a;
+      return LLVMGetNNeg(inst) ? a : varying;
+    case LLVMTrunc:
+      a.no_wrap = a.no_wrap && LLVMGetIntTypeWidth(LLVMTypeOf(inst)) >= 32;
+      return a;
+    case LLVMSExt:
+      return a;
+    default: /* pointers */
+      a.no_wrap = false;
+      return a;
+  }
+}
+
 /* An undefined incoming value (the structurizer's, on the path where the
  * phi's value is not used) may be any value: the phi's other one. */
 static bool is_undefined(LLVMValueRef value) {
@@ -236,7 +305,7 @@ static wfv_shape sub_group_shape(const wfv *w, LLVMValueRef call, int at,
                                  const cc_sub_group_call *sg) {
   switch (sg->kind) {
     case cc_sub_group_lane:
-      return strided(1);
+      return strided_wrapping(1, true);
     case cc_sub_group_width:
     case cc_sub_group_ballot:
     case cc_sub_group_reduce:
@@ -301,7 +370,8 @@ static wfv_shape compute(const wfv *w, LLVMValueRef inst, int at) {
     default:
       if (keeps_stride(op)) {
         wfv_shape a = wfv_operand_shape(w, LLVMGetOperand(inst, 0), at);
-        return a.kind == wfv_strided ? a : any_operand(w, inst, at, 1);
+        return a.kind == wfv_strided ? cast_shape(inst, op, a)
+                                     : any_operand(w, inst, at, 1);
       }
       return any_operand(w, inst, at, n);
   }
@@ -325,7 +395,7 @@ static bool index_values(wfv *w) {
     LLVMValueRef param = LLVMGetParam(w->body, p);
     bool x_id = p == w->arg_count + 1 || p == w->arg_count + 4;
     w->values[v] = (wfv_value){
-        param, -1, x_id ? strided(1) : uniform, NULL, NULL, NULL, 0};
+        param, -1, x_id ? strided_wrapping(1, true) : uniform, NULL, NULL, NULL, 0};
     wfv_map_put(&w->value_index, param, v++);
   }
   for (unsigned b = 0; b < w->block_count; b++) {
@@ -367,7 +437,8 @@ bool wfv_analyze_shapes(wfv *w) {
       if (s.kind == wfv_unknown) continue;
       wfv_shape old = value->shape;
       wfv_shape next = old.kind == wfv_unknown ? s : join(old, s);
-      if (next.kind != old.kind || next.stride != old.stride) {
+      if (next.kind != old.kind || next.stride != old.stride ||
+          next.no_wrap != old.no_wrap) {
         value->shape = next;
         changed = true;
       }

@@ -540,15 +540,38 @@ static LLVMValueRef wide_condition(wfv *w, LLVMValueRef condition, int at,
 }
 
 /* ---- Comparisons of a strided integer with a uniform bound ----
- * i < n for i = i0 + lane * s (s > 0, no wrap across the lanes, as every
- * strided value): lane l is in when l * s < n - i0, which needs one small
- * vector compare against a constant instead of materializing i in every
- * lane (a grid-stride loop's bound, `if (gid < n)`). */
+ * x < b for x = x0 + k, k = lane * s (s > 0): one small vector compare of
+ * the constant offsets k against bounds computed once, instead of
+ * materializing x in every lane (a grid-stride loop's bound, `if (gid <
+ * n)`). The lanes are exact modulo 2^bits and may cross 0: gid - 2 is
+ * -2, -1, 0, 1, and `(uint)x < w` must be false, false, true, true. With
+ * t = -x0 mod 2^bits, the lanes before the crossing (k < t) are in while
+ * k < b - x0, those after it (k >= t) while k < t + b. The bounds are
+ * computed one bit wider, so that nothing in them wraps; a signed compare
+ * is the unsigned one of both sides with the sign bit flipped. */
+
+/* umin(v, span) of the (bits + 1)-bit v as an i32. */
+static LLVMValueRef lane_bound(wfv *w, LLVMValueRef v, LLVMValueRef span) {
+  LLVMBuilderRef b = w->builder;
+  LLVMValueRef below = LLVMBuildICmp(b, LLVMIntULT, v, span, "");
+  v = LLVMBuildSelect(b, below, v, span, "");
+  return LLVMBuildTrunc(b, v, LLVMInt32TypeInContext(w->context), "");
+}
+
+static LLVMValueRef splat_i32(wfv *w, LLVMValueRef value) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(w->context);
+  LLVMValueRef one =
+      LLVMBuildInsertElement(w->builder, LLVMGetPoison(LLVMVectorType(i32, 1)),
+                             value, LLVMConstInt(i32, 0, 0), "");
+  int zeros[64] = {0};
+  return wfv_shuffle(w, one, NULL, zeros, w->lanes);
+}
 
 static LLVMValueRef strided_compare(wfv *w, LLVMValueRef inst, int at) {
   LLVMValueRef a = LLVMGetOperand(inst, 0), b = LLVMGetOperand(inst, 1);
   LLVMIntPredicate predicate = LLVMGetICmpPredicate(inst);
   wfv_shape sa = wfv_operand_shape(w, a, at), sb = wfv_operand_shape(w, b, at);
+  if (predicate < LLVMIntUGT || predicate > LLVMIntSLE) return NULL;
   if (sb.kind == wfv_strided && sa.kind == wfv_uniform) {
     /* b > a is a < b: swap to put the strided value first. */
     static const LLVMIntPredicate swapped[] = {
@@ -556,7 +579,6 @@ static LLVMValueRef strided_compare(wfv *w, LLVMValueRef inst, int at) {
         [LLVMIntULT] = LLVMIntUGT, [LLVMIntULE] = LLVMIntUGE,
         [LLVMIntSGT] = LLVMIntSLT, [LLVMIntSGE] = LLVMIntSLE,
         [LLVMIntSLT] = LLVMIntSGT, [LLVMIntSLE] = LLVMIntSGE};
-    if (predicate < LLVMIntUGT || predicate > LLVMIntSLE) return NULL;
     predicate = swapped[predicate];
     LLVMValueRef t = a;
     a = b;
@@ -568,75 +590,64 @@ static LLVMValueRef strided_compare(wfv *w, LLVMValueRef inst, int at) {
   LLVMTypeRef type = LLVMTypeOf(a);
   if (sa.kind != wfv_strided || sb.kind != wfv_uniform || sa.stride <= 0 ||
       LLVMGetTypeKind(type) != LLVMIntegerTypeKind ||
+      LLVMGetIntTypeWidth(type) > 64 ||
       (uint64_t)sa.stride * w->lanes >= (1u << 30)) {
     return NULL;
   }
   /* a >= b is !(a < b), a > b is !(a <= b). */
-  bool negate = false, or_equal = false, is_signed = false;
-  switch (predicate) {
-    case LLVMIntUGE:
-      negate = true;
-      break;
-    case LLVMIntULT:
-      break;
-    case LLVMIntUGT:
-      negate = true;
-      or_equal = true;
-      break;
-    case LLVMIntULE:
-      or_equal = true;
-      break;
-    case LLVMIntSGE:
-      negate = true;
-      is_signed = true;
-      break;
-    case LLVMIntSLT:
-      is_signed = true;
-      break;
-    case LLVMIntSGT:
-      negate = true;
-      or_equal = true;
-      is_signed = true;
-      break;
-    case LLVMIntSLE:
-      or_equal = true;
-      is_signed = true;
-      break;
-    default:
-      return NULL;
-  }
+  bool negate = predicate == LLVMIntUGE || predicate == LLVMIntUGT ||
+                predicate == LLVMIntSGE || predicate == LLVMIntSGT;
+  bool or_equal = predicate == LLVMIntUGT || predicate == LLVMIntULE ||
+                  predicate == LLVMIntSGT || predicate == LLVMIntSLE;
+  bool is_signed = predicate >= LLVMIntSGT;
   LLVMBuilderRef builder = w->builder;
   LLVMValueRef first = wfv_scalar(w, a, at), bound = wfv_scalar(w, b, at);
-  LLVMIntPredicate lane0 = is_signed ? (or_equal ? LLVMIntSLE : LLVMIntSLT)
-                                     : (or_equal ? LLVMIntULE : LLVMIntULT);
-  LLVMValueRef any = LLVMBuildICmp(builder, lane0, first, bound, "");
-  LLVMValueRef span = LLVMConstInt(type, (uint64_t)sa.stride * w->lanes, 0);
-  /* b - a0 >= 0 when any lane is in: unsigned from here on. */
-  LLVMValueRef room = LLVMBuildSub(builder, bound, first, "");
-  room = LLVMBuildSelect(builder,
-                         LLVMBuildICmp(builder, LLVMIntULT, room, span, ""),
-                         room, span, "");
+  unsigned bits = LLVMGetIntTypeWidth(type);
+  if (is_signed) {
+    LLVMValueRef sign = LLVMConstInt(type, 1ull << (bits - 1), 0);
+    first = LLVMBuildXor(builder, first, sign, "");
+    bound = LLVMBuildXor(builder, bound, sign, "");
+  }
+  /* One bit wider: x0, the exclusive bound b (+ 1 for <=), 2^bits. */
+  LLVMTypeRef wide = LLVMIntTypeInContext(w->context, bits + 1);
+  LLVMValueRef x0 = LLVMBuildZExt(builder, first, wide, "");
+  LLVMValueRef end = LLVMBuildZExt(builder, bound, wide, "");
+  if (or_equal) end = LLVMBuildAdd(builder, end, LLVMConstInt(wide, 1, 0), "");
+  uint64_t words[2] = {bits < 64 ? 1ull << bits : 0, bits < 64 ? 0 : 1};
+  LLVMValueRef modulus = LLVMConstIntOfArbitraryPrecision(wide, 2, words);
+  LLVMValueRef zero = LLVMConstInt(wide, 0, 0);
+  LLVMValueRef to_zero = LLVMBuildSelect(
+      builder, LLVMBuildICmp(builder, LLVMIntEQ, x0, zero, ""), zero,
+      LLVMBuildSub(builder, modulus, x0, ""), "");
+  LLVMValueRef before = LLVMBuildSelect(
+      builder, LLVMBuildICmp(builder, LLVMIntULT, x0, end, ""),
+      LLVMBuildSub(builder, end, x0, ""), zero, "");
+  LLVMValueRef span =
+      LLVMConstInt(wide, (uint64_t)sa.stride * w->lanes, 0);
+  LLVMValueRef before_end = lane_bound(w, before, span);
+  LLVMValueRef wrap_at = lane_bound(w, to_zero, span);
+  LLVMValueRef after_end =
+      lane_bound(w, LLVMBuildAdd(builder, to_zero, end, ""), span);
+  /* min(b - x0, t) */
+  before_end = LLVMBuildSelect(
+      builder, LLVMBuildICmp(builder, LLVMIntULT, before_end, wrap_at, ""),
+      before_end, wrap_at, "");
+
   LLVMTypeRef i32 = LLVMInt32TypeInContext(w->context);
-  room = LLVMBuildIntCast2(builder, room, i32, 0, "");
   LLVMValueRef *offsets = malloc(w->lanes * sizeof *offsets);
   if (!offsets) return NULL;
   for (unsigned l = 0; l < w->lanes; l++) {
     offsets[l] = LLVMConstInt(i32, (uint64_t)sa.stride * l, 0);
   }
-  LLVMValueRef steps = LLVMConstVector(offsets, w->lanes);
+  LLVMValueRef k = LLVMConstVector(offsets, w->lanes);
   free(offsets);
-  LLVMValueRef one =
-      LLVMBuildInsertElement(builder, LLVMGetPoison(LLVMVectorType(i32, 1)),
-                             room, LLVMConstInt(i32, 0, 0), "");
-  int zeros[64] = {0};
-  LLVMValueRef rooms = wfv_shuffle(w, one, NULL, zeros, w->lanes);
-  LLVMValueRef in = LLVMBuildICmp(builder, or_equal ? LLVMIntULE : LLVMIntULT,
-                                  steps, rooms, "");
-  LLVMValueRef anys = LLVMBuildInsertElement(
-      builder, LLVMGetPoison(LLVMVectorType(LLVMTypeOf(any), 1)), any,
-      LLVMConstInt(i32, 0, 0), "");
-  in = LLVMBuildAnd(builder, in, wfv_shuffle(w, anys, NULL, zeros, w->lanes),
-                    "");
+  LLVMValueRef in = LLVMBuildICmp(builder, LLVMIntULT, k,
+                                  splat_i32(w, before_end), "");
+  LLVMValueRef after = LLVMBuildAnd(
+      builder,
+      LLVMBuildICmp(builder, LLVMIntUGE, k, splat_i32(w, wrap_at), ""),
+      LLVMBuildICmp(builder, LLVMIntULT, k, splat_i32(w, after_end), ""), "");
+  in = LLVMBuildOr(builder, in, after, "");
   return negate ? LLVMBuildNot(builder, in, "") : in;
 }
 
@@ -716,6 +727,34 @@ static LLVMValueRef widen_varying(wfv *w, LLVMValueRef inst, int at) {
   return r;
 }
 
+/* Lane 0 of a strided value: the same operation on lane 0's, without
+ * the flags that make a result poison (nsw, nuw, exact, nneg, disjoint,
+ * inbounds). They hold in the lanes that run, and lane 0 may be one that
+ * does not (x - 3 where x < 3), yet every lane is computed from it. So a
+ * disjoint `or` is the add it stands for, and a `zext nneg` of lanes that
+ * may cross 0 is the sext that agrees with it where it is not poison
+ * (wfv_shapes.c). */
+static LLVMValueRef strided_lane0(wfv *w, LLVMValueRef inst, int at) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+  LLVMBuilderRef b = w->builder;
+  if (op >= LLVMAdd && op <= LLVMXor) {
+    LLVMValueRef x = wfv_scalar(w, LLVMGetOperand(inst, 0), at);
+    LLVMValueRef y = wfv_scalar(w, LLVMGetOperand(inst, 1), at);
+    return LLVMBuildBinOp(b, op == LLVMOr ? LLVMAdd : op, x, y, "");
+  }
+  if (op == LLVMTrunc || op == LLVMZExt || op == LLVMSExt) {
+    LLVMValueRef x = LLVMGetOperand(inst, 0);
+    if (op == LLVMZExt && LLVMGetNNeg(inst) &&
+        !wfv_operand_shape(w, x, at).no_wrap) {
+      op = LLVMSExt;
+    }
+    return LLVMBuildCast(b, op, wfv_scalar(w, x, at), LLVMTypeOf(inst), "");
+  }
+  LLVMValueRef r = clone_with(w, inst, at, map_scalar, 0);
+  if (r && LLVMIsAGetElementPtrInst(r)) LLVMGEPSetNoWrapFlags(r, 0);
+  return r;
+}
+
 bool wfv_widen(wfv *w, LLVMValueRef inst, int at, LLVMValueRef mask) {
   LLVMOpcode op = LLVMGetInstructionOpcode(inst);
   long v = wfv_map_get(&w->value_index, inst);
@@ -762,8 +801,13 @@ bool wfv_widen(wfv *w, LLVMValueRef inst, int at, LLVMValueRef mask) {
     default:
       break;
   }
-  if (shape.kind == wfv_uniform || shape.kind == wfv_strided) {
-    /* Lane 0 of a strided value is the same operation on lane 0's. */
+  if (shape.kind == wfv_strided) {
+    LLVMValueRef r = strided_lane0(w, inst, at);
+    if (!r) return wfv_fail(w, "an instruction with too many operands");
+    wfv_set(w, inst, r, NULL);
+    return true;
+  }
+  if (shape.kind == wfv_uniform) {
     LLVMValueRef r = clone_with(w, inst, at, map_scalar, 0);
     if (!r) return wfv_fail(w, "an instruction with too many operands");
     wfv_set(w, inst, r, NULL);
