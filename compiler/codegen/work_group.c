@@ -352,9 +352,14 @@ static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
     }
     return cc_success;
   }
+  /* As AMDGPU runs them: structurizecfg needs loops of one exit (a loop
+   * of barrier regions has several); given more, it lost the path out of
+   * a bitonic sort's inner loop. */
   cc_status status = cc_run_passes(
       module,
-      "function(lower-switch,mergereturn,fix-irreducible,structurizecfg)", log);
+      "function(lower-switch,mergereturn,fix-irreducible,unify-loop-exits,"
+      "structurizecfg)",
+      log);
   if (status != cc_success) return status;
   cc_log reason = {{0}};
   /* Within a row of the group's items (any row of merged groups), and
