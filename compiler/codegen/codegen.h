@@ -213,6 +213,11 @@ typedef struct cc_kernel_request {
   bool non_uniform;
 } cc_kernel_request;
 
+/* False when CLMUX_VECTORIZE=0: kernels then keep their control flow and
+ * run one work-item at a time (no whole-function vectorizer), the
+ * reference that tools/kernel_fuzz compares the vector code with. */
+bool cc_codegen_vectorizes(void);
+
 /* Generates, links, optimizes and emits `count` work-group functions of
  * `source` (not changed) into one object and wraps it into a container
  * (malloc'd into *binary). If `module_out` is not NULL it receives the

@@ -6,6 +6,7 @@
  * kernel with barriers into regions (barriers.c), wrap the body in
  * work-item loops, internalize the rest. */
 #include <llvm-c/Analysis.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,6 +334,19 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
   return status;
 }
 
+static bool vectorizes = true;
+
+static void read_vectorize(void) {
+  const char *value = getenv("CLMUX_VECTORIZE");
+  vectorizes = !value || strcmp(value, "0") != 0;
+}
+
+bool cc_codegen_vectorizes(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, read_vectorize);
+  return vectorizes;
+}
+
 /* The body runs through the whole-function vectorizer: *vector_body,
  * *lanes wide. When it cannot, the body stays (the loop vectorizer then
  * widens the work-item loop if it can), and CLMUX_DEBUG says why. `items`
@@ -343,6 +357,7 @@ static cc_status vectorize_whole(LLVMModuleRef module, const char *name,
                                  LLVMValueRef body, LLVMValueRef *vector_body,
                                  unsigned *lanes, bool *divergent,
                                  cc_log *log) {
+  if (!cc_codegen_vectorizes()) return cc_success;
   if (items == 1) {
     if (getenv("CLMUX_DEBUG")) {
       fprintf(stderr,

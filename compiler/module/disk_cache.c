@@ -222,6 +222,7 @@ static void kernel_key(cc_cache_key *key, const cc_module *module,
   cc_cache_key_add_string(key, name);
   for (int d = 0; d < 3; d++) cc_cache_key_add_u64(key, local_size[d]);
   cc_cache_key_add_u64(key, cc_module_checks_bounds(module));
+  cc_cache_key_add_u64(key, cc_codegen_vectorizes());
   cc_cache_key_add_compiler_identity(key);
 }
 #endif
