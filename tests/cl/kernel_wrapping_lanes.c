@@ -5,8 +5,9 @@
  * extensions and logical shifts must see the crossing (ffmpeg's
  * pad_opencl compared `(uint)x < width` and lost the first in-range
  * lanes; `out[(uint)(g - 3)]` under `if (g >= 3)` wrote 16 GiB past the
- * buffer). Every offset 0..9 and local sizes 1, 3, 16, 17, 64 and NULL,
- * each result checked against the host. */
+ * buffer; OpenCV's boxFilter left the first columns of each group
+ * unwritten). Every offset 0..9 and local sizes 1, 3, 16, 17, 64 and
+ * NULL, each result checked against the host. */
 #include <limits.h>
 #include <stdint.h>
 
@@ -38,6 +39,28 @@ static const char source[] =
     "  uint g = get_global_id(0);\n"
     "  int x = (int)(g + 0x7ffffffbu + (uint)off);\n"
     "  out[g] = (x < 0) | (x >= 0x7ffffffe) << 1 | (x < -0x7fffffff) << 2;\n"
+    "}\n"
+    /* Ranges as ffmpeg's pad_opencl and OpenCV's boxFilter write them. */
+    "kernel void guarded_read(global const int *in, global int *out,\n"
+    "                         int off, int n) {\n"
+    "  int g = get_global_id(0), w = n & 0xffff;\n"
+    "  int x = g - off;\n"
+    "  int a = g < off || g >= w + off ? -1 : in[g - off];\n"
+    "  int b = x >= 0 && x < w ? in[x] : -1;\n"
+    "  out[g] = a == b ? a : -2;\n"
+    "}\n"
+    /* OpenCV's boxFilter: the items of a window of the group store. Of
+     * its `lid >= 2 && lid < size - 2 && ...` LLVM made the first test
+     * below; the first vector's lanes are -2, -1, 0... */
+    "kernel void window(global const int *in, global int *out,\n"
+    "                   int off, int n) {\n"
+    "  int g = get_global_id(0), lid = get_local_id(0);\n"
+    "  local int row[64];\n"
+    "  row[lid] = g < n ? in[g] : 0;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (g >= n) return;\n"
+    "  if ((uint)(lid - 2) < get_local_size(0) - 4) out[g] = row[lid];\n"
+    "  if (lid >= 3 && lid < (int)get_local_size(0) - 1) out[g] += 1;\n"
     "}\n"
     "kernel void shifts(global const int *in, global int *out,\n"
     "                   int off, int n) {\n"
@@ -138,6 +161,25 @@ int main(void) {
       for (int g = 0; g < global; g++) expected[g] = compares_ref(in, g, off);
       CHECK_INT(0, differences("compares", local, off, out, expected,
                                global));
+
+      run("guarded_read", local, off, (size_t)global, in, out);
+      for (int g = 0; g < global; g++) {
+        expected[g] = g >= off && g - off < items ? in[g - off] : -1;
+      }
+      CHECK_INT(0, differences("guarded_read", local, off, out, expected,
+                               global));
+
+      if (local >= 16) { /* the window is empty below 5 */
+        run("window", local, off, items, in, out);
+        int size = (int)local;
+        for (int g = 0; g < slots; g++) {
+          int lid = g % size, v = -7;
+          if (g < items && lid >= 2 && lid < size - 2) v = in[g];
+          if (g < items && lid >= 3 && lid < size - 1) v += 1;
+          expected[g] = v;
+        }
+        CHECK_INT(0, differences("window", local, off, out, expected, slots));
+      }
 
       run("signed_crossing", local, off, 64, in, out);
       for (int g = 0; g < 64; g++) expected[g] = crossing_ref((unsigned)g, off);
