@@ -157,9 +157,30 @@ static bool keeps_no_wrap(wfv_shape s, LLVMValueRef operand) {
 /* add, sub, mul, shl, or: strides where they stay linear. */
 static wfv_shape linear_shape(const wfv *w, LLVMValueRef inst, int at);
 
+/* A stride as the lanes of a `bits`-bit integer see it: modulo 2^bits. */
+static int64_t wrap_stride(int64_t stride, unsigned bits) {
+  if (bits >= 64) return stride;
+  uint64_t mask = (1ull << bits) - 1, m = (uint64_t)stride & mask;
+  if (m >> (bits - 1)) m |= ~mask;
+  return (int64_t)m;
+}
+
+/* Whether the most lanes (64) of a stride stay below 2^(bits - 1): else
+ * they cross the signed and unsigned limits of the type all the time
+ * (gid * 0x9e3779b9). */
+static bool small_stride(int64_t stride, unsigned bits) {
+  uint64_t magnitude = stride < 0 ? -(uint64_t)stride : (uint64_t)stride;
+  return magnitude < (1ull << (bits >= 64 ? 56 : bits - 1)) / 64;
+}
+
 static wfv_shape arithmetic_shape(const wfv *w, LLVMValueRef inst, int at) {
   wfv_shape r = linear_shape(w, inst, at);
   if (r.kind != wfv_strided) return r;
+  LLVMTypeRef type = LLVMTypeOf(inst);
+  if (LLVMGetTypeKind(type) == LLVMIntegerTypeKind) {
+    r.stride = wrap_stride(r.stride, LLVMGetIntTypeWidth(type));
+    if (r.stride == 0) return uniform;
+  }
   LLVMValueRef lhs = LLVMGetOperand(inst, 0), rhs = LLVMGetOperand(inst, 1);
   wfv_shape a = wfv_operand_shape(w, lhs, at);
   wfv_shape b = wfv_operand_shape(w, rhs, at);
@@ -202,10 +223,12 @@ static wfv_shape linear_shape(const wfv *w, LLVMValueRef inst, int at) {
                                      : varying;
     case LLVMMul:
       if (LLVMIsAConstantInt(rhs) && b.kind == wfv_uniform) {
-        return strided(stride_of(a) * LLVMConstIntGetSExtValue(rhs));
+        return strided((int64_t)((uint64_t)stride_of(a) *
+                                 (uint64_t)LLVMConstIntGetSExtValue(rhs)));
       }
       if (LLVMIsAConstantInt(lhs) && a.kind == wfv_uniform) {
-        return strided(stride_of(b) * LLVMConstIntGetSExtValue(lhs));
+        return strided((int64_t)((uint64_t)stride_of(b) *
+                                 (uint64_t)LLVMConstIntGetSExtValue(lhs)));
       }
       return varying;
     case LLVMShl: {
@@ -226,7 +249,12 @@ static wfv_shape linear_shape(const wfv *w, LLVMValueRef inst, int at) {
       if (!LLVMIsAConstantInt(rhs) || b.kind != wfv_uniform) return varying;
       uint64_t k = LLVMConstIntGetZExtValue(rhs);
       int64_t t = stride_of(a);
-      if (k >= 62 || t % ((int64_t)1 << k) != 0) return varying;
+      /* ... unless the lanes cross the type's limits: (short)(gid * big)
+       * is ashr (shl x, 16), 16 of an i32. */
+      if (k >= 62 || t % ((int64_t)1 << k) != 0 ||
+          !small_stride(t, LLVMGetIntTypeWidth(LLVMTypeOf(inst)))) {
+        return varying;
+      }
       return strided(t / ((int64_t)1 << k));
     }
     default:
@@ -244,18 +272,28 @@ static bool keeps_stride(LLVMOpcode op) {
  * may cross 0 (-2, -1, 0, 1 as unsigned) is not linear, unless it is
  * `nneg`: then the lanes that are not poison are those sext gives, and
  * lane 0 is made with a sext (wfv_widen.c). A sext assumes that no
- * sequence of lanes crosses the largest signed value. A trunc to fewer
- * than 32 bits wraps ids. */
+ * sequence of lanes crosses the largest signed value of 32 or more bits.
+ * A trunc to fewer than 32 bits wraps ids. */
 static wfv_shape cast_shape(LLVMValueRef inst, LLVMOpcode op, wfv_shape a) {
+  LLVMTypeRef from = LLVMTypeOf(LLVMGetOperand(inst, 0));
+  unsigned bits = LLVMGetTypeKind(from) == LLVMIntegerTypeKind
+                      ? LLVMGetIntTypeWidth(from)
+                      : 64;
   switch (op) {
     case LLVMZExt:
-      if (a.no_wrap) return a;
-      return LLVMGetNNeg(inst) ? a : varying;
-    case LLVMTrunc:
-      a.no_wrap = a.no_wrap && LLVMGetIntTypeWidth(LLVMTypeOf(inst)) >= 32;
-      return a;
     case LLVMSExt:
+      /* Narrow integers (a uchar of an id) and big strides wrap in the
+       * lanes of one vector. */
+      if (bits < 32 || !small_stride(a.stride, bits)) return varying;
+      if (op == LLVMSExt || a.no_wrap) return a;
+      return LLVMGetNNeg(inst) ? a : varying;
+    case LLVMTrunc: {
+      unsigned to = LLVMGetIntTypeWidth(LLVMTypeOf(inst));
+      a.stride = wrap_stride(a.stride, to);
+      if (a.stride == 0) return uniform;
+      a.no_wrap = a.no_wrap && to >= 32;
       return a;
+    }
     default: /* pointers */
       a.no_wrap = false;
       return a;

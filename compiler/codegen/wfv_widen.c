@@ -591,7 +591,9 @@ static LLVMValueRef strided_compare(wfv *w, LLVMValueRef inst, int at) {
   if (sa.kind != wfv_strided || sb.kind != wfv_uniform || sa.stride <= 0 ||
       LLVMGetTypeKind(type) != LLVMIntegerTypeKind ||
       LLVMGetIntTypeWidth(type) > 64 ||
-      (uint64_t)sa.stride * w->lanes >= (1u << 30)) {
+      (uint64_t)sa.stride * w->lanes >= (1u << 30) ||
+      (LLVMGetIntTypeWidth(type) < 31 &&
+       (uint64_t)sa.stride * w->lanes >= (1ull << LLVMGetIntTypeWidth(type)))) {
     return NULL;
   }
   /* a >= b is !(a < b), a > b is !(a <= b). */

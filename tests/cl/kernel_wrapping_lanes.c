@@ -6,7 +6,8 @@
  * pad_opencl compared `(uint)x < width` and lost the first in-range
  * lanes; `out[(uint)(g - 3)]` under `if (g >= 3)` wrote 16 GiB past the
  * buffer; OpenCV's boxFilter left the first columns of each group
- * unwritten). Every offset 0..9 and local sizes 1, 3, 16, 17, 64 and
+ * unwritten), and narrow integers and big strides, whose lanes wrap in
+ * every vector (found by tools/fuzz). Every offset 0..9 and local sizes 1, 3, 16, 17, 64 and
  * NULL, each result checked against the host. */
 #include <limits.h>
 #include <stdint.h>
@@ -61,6 +62,18 @@ static const char source[] =
     "  if (g >= n) return;\n"
     "  if ((uint)(lid - 2) < get_local_size(0) - 4) out[g] = row[lid];\n"
     "  if (lid >= 3 && lid < (int)get_local_size(0) - 1) out[g] += 1;\n"
+    "}\n"
+    /* Big strides wrap in every lane: a short of gid * 0x9e3779b9, which
+     * LLVM makes ashr (shl x, 16), 16 (tools/fuzz's seed 5). */
+    "kernel void narrow(global const int *in, global int *out,\n"
+    "                   int off, int n) {\n"
+    "  uint g = get_global_id(0), r = g + (uint)off;\n"
+    "  uint v = g * 0x9e3779b9u;\n"
+    "  if (in[g] >= (int)(short)v) {\n"
+    "  } else {\n"
+    "    r += 1000u;\n"
+    "  }\n"
+    "  out[g] = (int)r;\n"
     "}\n"
     "kernel void shifts(global const int *in, global int *out,\n"
     "                   int off, int n) {\n"
@@ -180,6 +193,14 @@ int main(void) {
         }
         CHECK_INT(0, differences("window", local, off, out, expected, slots));
       }
+
+      run("narrow", local, off, items, in, out);
+      for (int g = 0; g < items; g++) {
+        unsigned v = (unsigned)g * 0x9e3779b9u, r = (unsigned)(g + off);
+        if (!(in[g] >= (int)(short)v)) r += 1000u;
+        expected[g] = (int)r;
+      }
+      CHECK_INT(0, differences("narrow", local, off, out, expected, items));
 
       run("signed_crossing", local, off, 64, in, out);
       for (int g = 0; g < 64; g++) expected[g] = crossing_ref((unsigned)g, off);
