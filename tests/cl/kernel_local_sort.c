@@ -104,9 +104,8 @@ static int sort_blocks(cl_context context, cl_command_queue queue,
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof data, &data));
   CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
                                           &local, 0, NULL, NULL));
-  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, data, CL_TRUE, 0,
-                                       global * sizeof *sorted, sorted, 0,
-                                       NULL, NULL));
+  CHECK_CL_SUCCESS(clEnqueueReadBuffer(
+      queue, data, CL_TRUE, 0, global * sizeof *sorted, sorted, 0, NULL, NULL));
   int bad = 0;
   for (size_t start = 0; start < count; start += local) {
     size_t n = count - start < local ? count - start : local;

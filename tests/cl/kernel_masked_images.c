@@ -14,40 +14,54 @@
 #include "cl_test.h"
 
 /* Pixel x of the row the kernels use: y = 1 and z (or the layer) = 1. */
-#define KERNELS(T, ICOORD, FCOORD, NORM)                                     \
-  "kernel void read_" T "_f(read_only " T "_t im, sampler_t s,\n"           \
-  "    global float4 *out, int off, int width, int mode) {\n"              \
-  "  int g = get_global_id(0), x = g - off;\n"                             \
-  "  float u = (x + 0.5f) * (" NORM ");\n"                                 \
-  "  float4 v = (float4)(-1.0f);\n"                                        \
-  "  if (x >= 0 && x < width) {\n"                                         \
-  "    if (mode == 0) v = read_imagef(im, s, " ICOORD ");\n"               \
-  "    else if (mode == 1) v = read_imagef(im, s, " FCOORD ");\n"          \
-  "    else v = read_imagef(im, " ICOORD ");\n"                            \
-  "  }\n"                                                                  \
-  "  out[g] = v;\n"                                                        \
-  "}\n"                                                                    \
-  "kernel void read_" T "_ui(read_only " T "_t im, sampler_t s,\n"          \
-  "    global uint4 *out, int off, int width, int mode) {\n"               \
-  "  int g = get_global_id(0), x = g - off;\n"                             \
-  "  float u = (x + 0.5f) * (" NORM ");\n"                                 \
-  "  uint4 v = (uint4)(0xffffffffu);\n"                                    \
-  "  if (x >= 0 && x < width) {\n"                                         \
-  "    if (mode == 0) v = read_imageui(im, s, " ICOORD ");\n"              \
-  "    else if (mode == 1) v = read_imageui(im, s, " FCOORD ");\n"         \
-  "    else v = read_imageui(im, " ICOORD ");\n"                           \
-  "  }\n"                                                                  \
-  "  out[g] = v;\n"                                                        \
-  "}\n"                                                                    \
-  "kernel void write_" T "_f(write_only " T "_t im, global float4 *in,\n"   \
-  "    int off, int width) {\n"                                            \
-  "  int g = get_global_id(0), x = g - off;\n"                             \
-  "  if (x >= 0 && x < width) write_imagef(im, " ICOORD ", in[x]);\n"      \
-  "}\n"                                                                    \
-  "kernel void write_" T "_ui(write_only " T "_t im, global uint4 *in,\n"   \
-  "    int off, int width) {\n"                                            \
-  "  int g = get_global_id(0), x = g - off;\n"                             \
-  "  if ((uint)x < (uint)width) write_imageui(im, " ICOORD ", in[x]);\n"   \
+#define KERNELS(T, ICOORD, FCOORD, NORM)                      \
+  "kernel void read_" T "_f(read_only " T                     \
+  "_t im, sampler_t s,\n"                                     \
+  "    global float4 *out, int off, int width, int mode) {\n" \
+  "  int g = get_global_id(0), x = g - off;\n"                \
+  "  float u = (x + 0.5f) * (" NORM                           \
+  ");\n"                                                      \
+  "  float4 v = (float4)(-1.0f);\n"                           \
+  "  if (x >= 0 && x < width) {\n"                            \
+  "    if (mode == 0) v = read_imagef(im, s, " ICOORD         \
+  ");\n"                                                      \
+  "    else if (mode == 1) v = read_imagef(im, s, " FCOORD    \
+  ");\n"                                                      \
+  "    else v = read_imagef(im, " ICOORD                      \
+  ");\n"                                                      \
+  "  }\n"                                                     \
+  "  out[g] = v;\n"                                           \
+  "}\n"                                                       \
+  "kernel void read_" T "_ui(read_only " T                    \
+  "_t im, sampler_t s,\n"                                     \
+  "    global uint4 *out, int off, int width, int mode) {\n"  \
+  "  int g = get_global_id(0), x = g - off;\n"                \
+  "  float u = (x + 0.5f) * (" NORM                           \
+  ");\n"                                                      \
+  "  uint4 v = (uint4)(0xffffffffu);\n"                       \
+  "  if (x >= 0 && x < width) {\n"                            \
+  "    if (mode == 0) v = read_imageui(im, s, " ICOORD        \
+  ");\n"                                                      \
+  "    else if (mode == 1) v = read_imageui(im, s, " FCOORD   \
+  ");\n"                                                      \
+  "    else v = read_imageui(im, " ICOORD                     \
+  ");\n"                                                      \
+  "  }\n"                                                     \
+  "  out[g] = v;\n"                                           \
+  "}\n"                                                       \
+  "kernel void write_" T "_f(write_only " T                   \
+  "_t im, global float4 *in,\n"                               \
+  "    int off, int width) {\n"                               \
+  "  int g = get_global_id(0), x = g - off;\n"                \
+  "  if (x >= 0 && x < width) write_imagef(im, " ICOORD       \
+  ", in[x]);\n"                                               \
+  "}\n"                                                       \
+  "kernel void write_" T "_ui(write_only " T                  \
+  "_t im, global uint4 *in,\n"                                \
+  "    int off, int width) {\n"                               \
+  "  int g = get_global_id(0), x = g - off;\n"                \
+  "  if ((uint)x < (uint)width) write_imageui(im, " ICOORD    \
+  ", in[x]);\n"                                               \
   "}\n"
 
 static const char source[] =
@@ -72,7 +86,8 @@ static const char source[] =
     "    global float4 *out, int off, int width) {\n"
     "  int2 size = get_image_dim(im), xy = (int2)(off, -1);\n"
     "  int2 loc = (int2)(get_global_id(0), get_global_id(1));\n"
-    "  out[loc.x + loc.y * get_global_size(0)] = loc.x >= size.x + xy.x || loc.y >= size.y + xy.y ||\n"
+    "  out[loc.x + loc.y * get_global_size(0)] = loc.x >= size.x + xy.x || "
+    "loc.y >= size.y + xy.y ||\n"
     "               loc.x < xy.x || loc.y < xy.y\n"
     "      ? (float4)(-1.0f) : read_imagef(im, pad, loc - xy);\n"
     "}\n"
@@ -80,7 +95,8 @@ static const char source[] =
     "    global uint4 *out, int off, int width) {\n"
     "  int2 size = get_image_dim(im), xy = (int2)(off, -1);\n"
     "  int2 loc = (int2)(get_global_id(0), get_global_id(1));\n"
-    "  out[loc.x + loc.y * get_global_size(0)] = loc.x >= size.x + xy.x || loc.y >= size.y + xy.y ||\n"
+    "  out[loc.x + loc.y * get_global_size(0)] = loc.x >= size.x + xy.x || "
+    "loc.y >= size.y + xy.y ||\n"
     "               loc.x < xy.x || loc.y < xy.y\n"
     "      ? (uint4)(0xffffffffu) : read_imageui(im, pad, loc - xy);\n"
     "}\n"
@@ -123,9 +139,9 @@ typedef struct format {
 } format;
 
 static const format formats[] = {
-    {{CL_R, CL_UNORM_INT8}, false, 1},        /* out of line decoding */
-    {{CL_RGBA, CL_FLOAT}, false, 16},         /* inlined */
-    {{CL_RGBA, CL_UNSIGNED_INT8}, true, 4},   /* out of line */
+    {{CL_R, CL_UNORM_INT8}, false, 1},      /* out of line decoding */
+    {{CL_RGBA, CL_FLOAT}, false, 16},       /* inlined */
+    {{CL_RGBA, CL_UNSIGNED_INT8}, true, 4}, /* out of line */
     {{CL_RG, CL_UNSIGNED_INT16}, true, 4},
 };
 
@@ -291,8 +307,8 @@ static int check_reads(cl_program program, const char *name,
         queue, kernel, mode == -2 ? 2 : 1, NULL, mode == -2 ? globals : &global,
         mode == -2 ? NULL : &local, 0, NULL, NULL));
     uint8_t result[slots * 16];
-    CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0,
-                                         global * 16, result, 0, NULL, NULL));
+    CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, global * 16,
+                                         result, 0, NULL, NULL));
     for (int g = 0; g < (int)global; g++) {
       int x = g - off;
       float fe[4] = {-1, -1, -1, -1}, fg[4];
@@ -305,13 +321,13 @@ static int check_reads(cl_program program, const char *name,
       memcpy(ug, result + 16 * g, 16);
       bool same = true;
       for (int c = 0; c < 4; c++) {
-        same &= f->integer ? ug[c] == ue[c]
-                           : (exact ? fg[c] == fe[c]
-                                    : fabsf(fg[c] - fe[c]) <= 1e-4f);
+        same &= f->integer
+                    ? ug[c] == ue[c]
+                    : (exact ? fg[c] == fe[c] : fabsf(fg[c] - fe[c]) <= 1e-4f);
       }
       if (!same && bad++ < 2) {
-        fprintf(stderr, "%s mode %d off %d: lane of x = %d wrong\n", name,
-                mode, off, x);
+        fprintf(stderr, "%s mode %d off %d: lane of x = %d wrong\n", name, mode,
+                off, x);
       }
     }
   }
@@ -378,7 +394,8 @@ static int check_writes(cl_program program, const char *name,
           uint32_t u[4];
           memcpy(u, v, 16);
           for (unsigned c = 0; c < 4; c++) {
-            if (f->pixel_size == 4 && f->format.image_channel_order == CL_RGBA) {
+            if (f->pixel_size == 4 &&
+                f->format.image_channel_order == CL_RGBA) {
               want[c] = (uint8_t)u[c];
             } else if (c < 2) {
               uint16_t h = (uint16_t)u[c];
@@ -448,8 +465,7 @@ static int check_pad(cl_program program, const format *f) {
         if (memcmp(out + ((size_t)(j + 3) * dw + (size_t)(i + x)) * p,
                    picture + ((size_t)j * w + (size_t)i) * p, p) != 0 &&
             bad++ < 2) {
-          fprintf(stderr, "pad_image at x %d: pixel (%d, %d) wrong\n", x, i,
-                  j);
+          fprintf(stderr, "pad_image at x %d: pixel (%d, %d) wrong\n", x, i, j);
         }
       }
     }
@@ -510,14 +526,14 @@ int main(void) {
             REQUIRE(error == CL_SUCCESS);
             /* Integer coordinates only with unnormalized nearest. */
             if (!normalized && !linear) {
-              CHECK_INT(0, check_reads(program, name, kind, f, sampler, 0,
-                                       true));
+              CHECK_INT(0,
+                        check_reads(program, name, kind, f, sampler, 0, true));
             }
             CHECK_INT(0, check_reads(program, name, kind, f, sampler, 1,
                                      !normalized));
             if (!normalized && !linear && m == 0) {
-              CHECK_INT(0, check_reads(program, name, kind, f, sampler, 2,
-                                       true));
+              CHECK_INT(0,
+                        check_reads(program, name, kind, f, sampler, 2, true));
             }
             clReleaseSampler(sampler);
           }

@@ -7,8 +7,8 @@
  * lanes; `out[(uint)(g - 3)]` under `if (g >= 3)` wrote 16 GiB past the
  * buffer; OpenCV's boxFilter left the first columns of each group
  * unwritten), and narrow integers and big strides, whose lanes wrap in
- * every vector (found by tools/fuzz). Every offset 0..9 and local sizes 1, 3, 16, 17, 64 and
- * NULL, each result checked against the host. */
+ * every vector (found by tools/fuzz). Every offset 0..9 and local sizes 1, 3,
+ * 16, 17, 64 and NULL, each result checked against the host. */
 #include <limits.h>
 #include <stdint.h>
 
@@ -105,9 +105,8 @@ static void run(const char *name, size_t local, int off, size_t global,
   if (local) global = (global + local - 1) / local * local;
   CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(
       queue, kernel, 1, NULL, &global, local ? &local : NULL, 0, NULL, NULL));
-  CHECK_CL_SUCCESS(clEnqueueReadBuffer(queue, out_mem, CL_TRUE, 0,
-                                       slots * sizeof(int), out, 0, NULL,
-                                       NULL));
+  CHECK_CL_SUCCESS(clEnqueueReadBuffer(
+      queue, out_mem, CL_TRUE, 0, slots * sizeof(int), out, 0, NULL, NULL));
   clReleaseMemObject(in_mem);
   clReleaseMemObject(out_mem);
   clReleaseKernel(kernel);
@@ -122,8 +121,7 @@ static int compares_ref(const int *in, int g, int off) {
              ((unsigned)x >= (unsigned)n) << 3 | (x < n) << 4 | (x >= 0) << 5 |
              (y < (uint64_t)n) << 6 | ((unsigned)n > (unsigned)x) << 7 |
              (x > -2) << 8 | (y >= 2) << 9;
-  return bits | (int)((unsigned)((unsigned)x < (unsigned)n ? in[x] : -1)
-                      << 10);
+  return bits | (int)((unsigned)((unsigned)x < (unsigned)n ? in[x] : -1) << 10);
 }
 
 static int crossing_ref(unsigned g, int off) {
@@ -132,8 +130,8 @@ static int crossing_ref(unsigned g, int off) {
 }
 
 /* Counts the slots of `out` that differ from `expected` (first few told). */
-static int differences(const char *name, size_t local, int off,
-                       const int *out, const int *expected, int count) {
+static int differences(const char *name, size_t local, int off, const int *out,
+                       const int *expected, int count) {
   int bad = 0;
   for (int i = 0; i < count; i++) {
     if (out[i] == expected[i]) continue;
@@ -166,21 +164,19 @@ int main(void) {
       int global = items + off;
       run("zext_index", local, off, (size_t)global, in, out);
       for (int i = 0; i < slots; i++) expected[i] = i < items ? in[i] + 1 : -7;
-      CHECK_INT(0, differences("zext_index", local, off, out, expected,
-                               slots));
+      CHECK_INT(0, differences("zext_index", local, off, out, expected, slots));
 
       global = items + 2 * off;
       run("compares", local, off, (size_t)global, in, out);
       for (int g = 0; g < global; g++) expected[g] = compares_ref(in, g, off);
-      CHECK_INT(0, differences("compares", local, off, out, expected,
-                               global));
+      CHECK_INT(0, differences("compares", local, off, out, expected, global));
 
       run("guarded_read", local, off, (size_t)global, in, out);
       for (int g = 0; g < global; g++) {
         expected[g] = g >= off && g - off < items ? in[g - off] : -1;
       }
-      CHECK_INT(0, differences("guarded_read", local, off, out, expected,
-                               global));
+      CHECK_INT(0,
+                differences("guarded_read", local, off, out, expected, global));
 
       if (local >= 16) { /* the window is empty below 5 */
         run("window", local, off, items, in, out);
@@ -204,8 +200,8 @@ int main(void) {
 
       run("signed_crossing", local, off, 64, in, out);
       for (int g = 0; g < 64; g++) expected[g] = crossing_ref((unsigned)g, off);
-      CHECK_INT(0, differences("signed_crossing", local, off, out, expected,
-                               64));
+      CHECK_INT(0,
+                differences("signed_crossing", local, off, out, expected, 64));
 
       global = items;
       run("shifts", local, off, (size_t)global, in, out);
@@ -214,8 +210,8 @@ int main(void) {
         expected[2 * g] = (int)(x >> 1) ^ (int)((uint64_t)x >> 20);
         expected[2 * g + 1] = (int)x >> 1;
       }
-      CHECK_INT(0, differences("shifts", local, off, out, expected,
-                               2 * global));
+      CHECK_INT(0,
+                differences("shifts", local, off, out, expected, 2 * global));
     }
   }
   clReleaseProgram(program);
