@@ -154,9 +154,6 @@ static bool keeps_no_wrap(wfv_shape s, LLVMValueRef operand) {
   return c >= 0 && c < (1 << 16);
 }
 
-/* add, sub, mul, shl, or: strides where they stay linear. */
-static wfv_shape linear_shape(const wfv *w, LLVMValueRef inst, int at);
-
 /* A stride as the lanes of a `bits`-bit integer see it: modulo 2^bits. */
 static int64_t wrap_stride(int64_t stride, unsigned bits) {
   if (bits >= 64) return stride;
@@ -173,38 +170,7 @@ static bool small_stride(int64_t stride, unsigned bits) {
   return magnitude < (1ull << (bits >= 64 ? 56 : bits - 1)) / 64;
 }
 
-static wfv_shape arithmetic_shape(const wfv *w, LLVMValueRef inst, int at) {
-  wfv_shape r = linear_shape(w, inst, at);
-  if (r.kind != wfv_strided) return r;
-  LLVMTypeRef type = LLVMTypeOf(inst);
-  if (LLVMGetTypeKind(type) == LLVMIntegerTypeKind) {
-    r.stride = wrap_stride(r.stride, LLVMGetIntTypeWidth(type));
-    if (r.stride == 0) return uniform;
-  }
-  LLVMValueRef lhs = LLVMGetOperand(inst, 0), rhs = LLVMGetOperand(inst, 1);
-  wfv_shape a = wfv_operand_shape(w, lhs, at);
-  wfv_shape b = wfv_operand_shape(w, rhs, at);
-  switch (LLVMGetInstructionOpcode(inst)) {
-    case LLVMAdd:
-    case LLVMOr:
-    case LLVMMul:
-    case LLVMShl:
-      r.no_wrap = keeps_no_wrap(a, lhs) && keeps_no_wrap(b, rhs);
-      return r;
-    case LLVMAShr:
-      r.no_wrap = a.no_wrap;
-      return r;
-    case LLVMLShr:
-      /* A logical shift of lanes that cross 0 is no longer linear. */
-      if (!a.no_wrap) return varying;
-      r.no_wrap = true;
-      return r;
-    default: /* sub: x - 3 crosses 0 where x < 3 */
-      r.no_wrap = false;
-      return r;
-  }
-}
-
+/* add, sub, mul, shl, or: strides where they stay linear. */
 static wfv_shape linear_shape(const wfv *w, LLVMValueRef inst, int at) {
   wfv_shape a = wfv_operand_shape(w, LLVMGetOperand(inst, 0), at);
   wfv_shape b = wfv_operand_shape(w, LLVMGetOperand(inst, 1), at);
@@ -259,6 +225,39 @@ static wfv_shape linear_shape(const wfv *w, LLVMValueRef inst, int at) {
     }
     default:
       return varying;
+  }
+}
+
+/* ... reduced modulo the type's width, and whether the lanes wrap. */
+static wfv_shape arithmetic_shape(const wfv *w, LLVMValueRef inst, int at) {
+  wfv_shape r = linear_shape(w, inst, at);
+  if (r.kind != wfv_strided) return r;
+  LLVMTypeRef type = LLVMTypeOf(inst);
+  if (LLVMGetTypeKind(type) == LLVMIntegerTypeKind) {
+    r.stride = wrap_stride(r.stride, LLVMGetIntTypeWidth(type));
+    if (r.stride == 0) return uniform;
+  }
+  LLVMValueRef lhs = LLVMGetOperand(inst, 0), rhs = LLVMGetOperand(inst, 1);
+  wfv_shape a = wfv_operand_shape(w, lhs, at);
+  wfv_shape b = wfv_operand_shape(w, rhs, at);
+  switch (LLVMGetInstructionOpcode(inst)) {
+    case LLVMAdd:
+    case LLVMOr:
+    case LLVMMul:
+    case LLVMShl:
+      r.no_wrap = keeps_no_wrap(a, lhs) && keeps_no_wrap(b, rhs);
+      return r;
+    case LLVMAShr:
+      r.no_wrap = a.no_wrap;
+      return r;
+    case LLVMLShr:
+      /* A logical shift of lanes that cross 0 is no longer linear. */
+      if (!a.no_wrap) return varying;
+      r.no_wrap = true;
+      return r;
+    default: /* sub: x - 3 crosses 0 where x < 3 */
+      r.no_wrap = false;
+      return r;
   }
 }
 
@@ -433,7 +432,8 @@ static bool index_values(wfv *w) {
     LLVMValueRef param = LLVMGetParam(w->body, p);
     bool x_id = p == w->arg_count + 1 || p == w->arg_count + 4;
     w->values[v] = (wfv_value){
-        param, -1, x_id ? strided_wrapping(1, true) : uniform, NULL, NULL, NULL, 0};
+        param, -1, x_id ? strided_wrapping(1, true) : uniform, NULL, NULL,
+        NULL,  0};
     wfv_map_put(&w->value_index, param, v++);
   }
   for (unsigned b = 0; b < w->block_count; b++) {

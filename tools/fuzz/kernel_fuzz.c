@@ -521,5 +521,12 @@ int main(int argc, char **argv) {
   printf("\n");
   if (failed) printf("reproducers in %s/\n", save);
   printf("%u passed, %u failed\n", passed, failed);
+  for (int k = 0; k < config_count; k++) {
+    for (uint64_t s = 0; s < seed_count; s++) {
+      free(results[k][s].words);
+      free(results[k][s].log);
+    }
+    free(results[k]);
+  }
   return failed ? 1 : 0;
 }
