@@ -84,17 +84,25 @@ cl_int clx_kernel_sub_group_info(cl_kernel kernel, cl_device_id device,
         return CL_INVALID_VALUE;
       }
       memcpy(local, input_value, input_value_size);
-      size_t items = 1;
-      size_t most[3] = {info->max_work_group_size_x,
-                        info->max_work_group_size_y,
-                        info->max_work_group_size_z};
       for (int d = 0; d < 3; d++) {
-        if (local[d] == 0 || local[d] > most[d]) return CL_INVALID_VALUE;
-        items *= local[d];
+        if (local[d] == 0) return CL_INVALID_VALUE;
       }
-      if (items > info->max_concurrent_work_items) return CL_INVALID_VALUE;
+      /* A local size the device cannot run (Boost.Compute asks about 64 x
+       * 64) has the sub-groups its rows would have: those of the widest
+       * row the device runs. */
+      size_t row = info->max_work_group_size_x;
+      if (row > info->max_concurrent_work_items) {
+        row = info->max_concurrent_work_items;
+      }
+      bool runs = local[0] * local[1] * local[2] <=
+                      info->max_concurrent_work_items &&
+                  local[0] <= info->max_work_group_size_x &&
+                  local[1] <= info->max_work_group_size_y &&
+                  local[2] <= info->max_work_group_size_z;
+      size_t code[3] = {runs ? local[0] : (local[0] < row ? local[0] : row),
+                        runs ? local[1] : 1, runs ? local[2] : 1};
       size_t size = 0;
-      error = sub_group_size(kernel, local, &size);
+      error = sub_group_size(kernel, code, &size);
       if (error != CL_SUCCESS) return error;
       size_t value = param_name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE
                          ? size

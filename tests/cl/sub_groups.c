@@ -617,6 +617,17 @@ static void check_queries(cl_program program, const type_case *t) {
            clGetKernelSubGroupInfo(
                kernel, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
                sizeof four, four, sizeof value, &value, NULL));
+  /* A local size larger than the device runs is answered as its rows
+   * would run (Boost.Compute's test asks about 64 x 64). */
+  size_t big[2] = {64, 64}, count = 0, widest = 0;
+  CHECK_CL_SUCCESS(clGetKernelSubGroupInfo(
+      kernel, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof big, big,
+      sizeof count, &count, NULL));
+  CHECK_CL_SUCCESS(clGetKernelSubGroupInfo(
+      kernel, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof big,
+      big, sizeof widest, &widest, NULL));
+  CHECK(widest >= 1 && widest <= 64);
+  CHECK_INT((64 + widest - 1) / widest * 64, count);
   size_t zero = 0;
   CHECK_CL(CL_INVALID_VALUE,
            clGetKernelSubGroupInfo(
