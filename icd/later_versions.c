@@ -116,7 +116,7 @@ cl_sampler CL_API_CALL clx_create_sampler_with_properties(
       properties, errcode_ret);
 }
 
-/* 1.2's property bits; on-device queues (and their CL_QUEUE_SIZE) are not
+/* 1.2's property bits; on-device queues (their bits and CL_QUEUE_SIZE) are not
  * supported. */
 cl_command_queue CL_API_CALL clx_create_command_queue_with_properties(
     cl_context context, cl_device_id device,
@@ -131,6 +131,16 @@ cl_command_queue CL_API_CALL clx_create_command_queue_with_properties(
                             : CL_INVALID_VALUE);
       return NULL;
     }
+  }
+  /* Device-side queues are valid properties this device does not
+   * support; a default one must be on the device. */
+  if ((bits & CL_QUEUE_ON_DEVICE_DEFAULT) && !(bits & CL_QUEUE_ON_DEVICE)) {
+    fail(errcode_ret, CL_INVALID_VALUE);
+    return NULL;
+  }
+  if (bits & CL_QUEUE_ON_DEVICE) {
+    fail(errcode_ret, CL_INVALID_QUEUE_PROPERTIES);
+    return NULL;
   }
   return with_properties(
       clCreateCommandQueue(context, device, bits, errcode_ret), properties,

@@ -97,6 +97,17 @@ static void test_made_from_properties(void) {
   CHECK(clCreateCommandQueueWithProperties(context, device, sized, &error) ==
         NULL);
   CHECK_CL(CL_INVALID_QUEUE_PROPERTIES, error);
+  const cl_queue_properties on_device[] = {
+      CL_QUEUE_PROPERTIES,
+      CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  CHECK(clCreateCommandQueueWithProperties(context, device, on_device,
+                                           &error) == NULL);
+  CHECK_CL(CL_INVALID_QUEUE_PROPERTIES, error);
+  const cl_queue_properties default_only[] = {
+      CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE_DEFAULT, 0};
+  CHECK(clCreateCommandQueueWithProperties(context, device, default_only,
+                                           &error) == NULL);
+  CHECK_CL(CL_INVALID_VALUE, error);
   /* cl_khr_create_command_queue: the same function for 1.2 programs. */
   clCreateCommandQueueWithPropertiesKHR_fn with_khr =
       (clCreateCommandQueueWithPropertiesKHR_fn)
