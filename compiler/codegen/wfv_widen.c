@@ -618,14 +618,13 @@ static LLVMValueRef strided_compare(wfv *w, LLVMValueRef inst, int at) {
   uint64_t words[2] = {bits < 64 ? 1ull << bits : 0, bits < 64 ? 0 : 1};
   LLVMValueRef modulus = LLVMConstIntOfArbitraryPrecision(wide, 2, words);
   LLVMValueRef zero = LLVMConstInt(wide, 0, 0);
-  LLVMValueRef to_zero = LLVMBuildSelect(
-      builder, LLVMBuildICmp(builder, LLVMIntEQ, x0, zero, ""), zero,
-      LLVMBuildSub(builder, modulus, x0, ""), "");
-  LLVMValueRef before = LLVMBuildSelect(
-      builder, LLVMBuildICmp(builder, LLVMIntULT, x0, end, ""),
-      LLVMBuildSub(builder, end, x0, ""), zero, "");
-  LLVMValueRef span =
-      LLVMConstInt(wide, (uint64_t)sa.stride * w->lanes, 0);
+  LLVMValueRef to_zero =
+      LLVMBuildSelect(builder, LLVMBuildICmp(builder, LLVMIntEQ, x0, zero, ""),
+                      zero, LLVMBuildSub(builder, modulus, x0, ""), "");
+  LLVMValueRef before =
+      LLVMBuildSelect(builder, LLVMBuildICmp(builder, LLVMIntULT, x0, end, ""),
+                      LLVMBuildSub(builder, end, x0, ""), zero, "");
+  LLVMValueRef span = LLVMConstInt(wide, (uint64_t)sa.stride * w->lanes, 0);
   LLVMValueRef before_end = lane_bound(w, before, span);
   LLVMValueRef wrap_at = lane_bound(w, to_zero, span);
   LLVMValueRef after_end =
@@ -643,11 +642,10 @@ static LLVMValueRef strided_compare(wfv *w, LLVMValueRef inst, int at) {
   }
   LLVMValueRef k = LLVMConstVector(offsets, w->lanes);
   free(offsets);
-  LLVMValueRef in = LLVMBuildICmp(builder, LLVMIntULT, k,
-                                  splat_i32(w, before_end), "");
+  LLVMValueRef in =
+      LLVMBuildICmp(builder, LLVMIntULT, k, splat_i32(w, before_end), "");
   LLVMValueRef after = LLVMBuildAnd(
-      builder,
-      LLVMBuildICmp(builder, LLVMIntUGE, k, splat_i32(w, wrap_at), ""),
+      builder, LLVMBuildICmp(builder, LLVMIntUGE, k, splat_i32(w, wrap_at), ""),
       LLVMBuildICmp(builder, LLVMIntULT, k, splat_i32(w, after_end), ""), "");
   in = LLVMBuildOr(builder, in, after, "");
   return negate ? LLVMBuildNot(builder, in, "") : in;

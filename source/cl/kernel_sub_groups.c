@@ -94,11 +94,11 @@ cl_int clx_kernel_sub_group_info(cl_kernel kernel, cl_device_id device,
       if (row > info->max_concurrent_work_items) {
         row = info->max_concurrent_work_items;
       }
-      bool runs = local[0] * local[1] * local[2] <=
-                      info->max_concurrent_work_items &&
-                  local[0] <= info->max_work_group_size_x &&
-                  local[1] <= info->max_work_group_size_y &&
-                  local[2] <= info->max_work_group_size_z;
+      bool runs =
+          local[0] * local[1] * local[2] <= info->max_concurrent_work_items &&
+          local[0] <= info->max_work_group_size_x &&
+          local[1] <= info->max_work_group_size_y &&
+          local[2] <= info->max_work_group_size_z;
       size_t code[3] = {runs ? local[0] : (local[0] < row ? local[0] : row),
                         runs ? local[1] : 1, runs ? local[2] : 1};
       size_t size = 0;

@@ -103,8 +103,8 @@ static void test_made_from_properties(void) {
   CHECK(clCreateCommandQueueWithProperties(context, device, on_device,
                                            &error) == NULL);
   CHECK_CL(CL_INVALID_QUEUE_PROPERTIES, error);
-  const cl_queue_properties default_only[] = {
-      CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE_DEFAULT, 0};
+  const cl_queue_properties default_only[] = {CL_QUEUE_PROPERTIES,
+                                              CL_QUEUE_ON_DEVICE_DEFAULT, 0};
   CHECK(clCreateCommandQueueWithProperties(context, device, default_only,
                                            &error) == NULL);
   CHECK_CL(CL_INVALID_VALUE, error);

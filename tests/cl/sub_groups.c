@@ -624,8 +624,8 @@ static void check_queries(cl_program program, const type_case *t) {
       kernel, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof big, big,
       sizeof count, &count, NULL));
   CHECK_CL_SUCCESS(clGetKernelSubGroupInfo(
-      kernel, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof big,
-      big, sizeof widest, &widest, NULL));
+      kernel, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof big, big,
+      sizeof widest, &widest, NULL));
   CHECK(widest >= 1 && widest <= 64);
   CHECK_INT((64 + widest - 1) / widest * 64, count);
   size_t zero = 0;
