@@ -287,7 +287,9 @@ static void combine(gen *g, expr *e, int depth,
       set(e, "bitselect(%s, %s, %s)", a.s, b.s, c.s);
       return;
     default:
-      set(e, "abs((int)%s)", a.s);
+      /* Not of INT_MIN: PoCL 3.1 folds abs(INT_MIN) as overflow and drops
+       * the store (clmux gives 0x80000000u, as the spec says). */
+      set(e, "abs((int)(%s | 1u))", a.s);
   }
 }
 
