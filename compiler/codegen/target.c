@@ -138,7 +138,10 @@ cc_status cc_codegen_optimize(const cc_target *target, LLVMModuleRef module,
       LLVMRunPasses(module, "default<O3>", target->machine, options);
   LLVMContextSetDiagnosticHandler(context, handler, handler_context);
   LLVMDisposePassBuilderOptions(options);
-  if (!error) return cc_success;
+  if (!error) {
+    cc_unpredicate_divisions(module);
+    return cc_success;
+  }
   char *message = LLVMGetErrorMessage(error);
   cc_fail(log, cc_error_llvm, "default<O3>: %s", message);
   LLVMDisposeErrorMessage(message);
