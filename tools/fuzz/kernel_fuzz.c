@@ -463,6 +463,9 @@ int main(int argc, char **argv) {
 
   unsigned features[FEATURE_COUNT] = {0};
   unsigned passed = 0, failed = 0, counts[6] = {0};
+  /* Failures by kind: clmux's two configurations disagree; they agree and
+   * only another platform differs; no configuration builds the kernel. */
+  unsigned clmux_split = 0, others_only = 0, unbuildable = 0;
   for (uint64_t s = 0; s < seed_count; s++) {
     uint64_t seed = first_seed + s;
     kernel_case c;
@@ -497,6 +500,14 @@ int main(int argc, char **argv) {
     }
     if (what) {
       failed++;
+      if (differ(&results[0][s], &results[1][s], one, sizeof one,
+                 configs[0].name, configs[1].name)) {
+        clmux_split++;
+      } else if (all_refused) {
+        unbuildable++;
+      } else {
+        others_only++;
+      }
       printf("seed %llu: %s\n", (unsigned long long)seed, what);
       save_reproducer(save, seed, what);
     } else {
@@ -519,7 +530,15 @@ int main(int argc, char **argv) {
     printf("%s %s %u", f ? "," : "", kernel_gen_feature_names[f], features[f]);
   }
   printf("\n");
-  if (failed) printf("reproducers in %s/\n", save);
+  if (failed) {
+    /* Where clmux's configurations agree and only PoCL differs, either
+     * may be wrong: the reproducer tells by hand. */
+    printf(
+        "failures: %u where clmux's configurations disagree, %u where "
+        "only another platform differs, %u that nothing builds\n",
+        clmux_split, others_only, unbuildable);
+    printf("reproducers in %s/\n", save);
+  }
   printf("%u passed, %u failed\n", passed, failed);
   for (int k = 0; k < config_count; k++) {
     for (uint64_t s = 0; s < seed_count; s++) {
