@@ -216,9 +216,15 @@ static wfv_shape linear_shape(const wfv *w, LLVMValueRef inst, int at) {
       uint64_t k = LLVMConstIntGetZExtValue(rhs);
       int64_t t = stride_of(a);
       /* ... unless the lanes cross the type's limits: (short)(gid * big)
-       * is ashr (shl x, 16), 16 of an i32. */
-      if (k >= 62 || t % ((int64_t)1 << k) != 0 ||
-          !small_stride(t, LLVMGetIntTypeWidth(LLVMTypeOf(inst)))) {
+       * is ashr (shl x, 16), 16 of an i32, and (short)(gid * 255) is
+       * ashr (mul x, 255 << 16), 16. The shift's result is a narrower
+       * integer's: below 32 bits only ids' small multiples stay clear of
+       * its limits (strides of at most 2^(bits/2) / 64). */
+      unsigned width = LLVMGetIntTypeWidth(LLVMTypeOf(inst));
+      bool narrow = k < width && width - k < 32;
+      if (k >= 62 || t % ((int64_t)1 << k) != 0 || !small_stride(t, width) ||
+          (narrow &&
+           !small_stride(t / ((int64_t)1 << k), (width - k) / 2 + 1))) {
         return varying;
       }
       return strided(t / ((int64_t)1 << k));

@@ -550,12 +550,13 @@ static LLVMValueRef wide_condition(wfv *w, LLVMValueRef condition, int at,
  * computed one bit wider, so that nothing in them wraps; a signed compare
  * is the unsigned one of both sides with the sign bit flipped. */
 
-/* umin(v, span) of the (bits + 1)-bit v as an i32. */
+/* umin(v, span) of the (bits + 1)-bit v as an i32 (wider or narrower:
+ * a char's bounds have 9 bits). */
 static LLVMValueRef lane_bound(wfv *w, LLVMValueRef v, LLVMValueRef span) {
   LLVMBuilderRef b = w->builder;
   LLVMValueRef below = LLVMBuildICmp(b, LLVMIntULT, v, span, "");
   v = LLVMBuildSelect(b, below, v, span, "");
-  return LLVMBuildTrunc(b, v, LLVMInt32TypeInContext(w->context), "");
+  return LLVMBuildIntCast2(b, v, LLVMInt32TypeInContext(w->context), 0, "");
 }
 
 static LLVMValueRef splat_i32(wfv *w, LLVMValueRef value) {
