@@ -75,6 +75,26 @@ static const char source[] =
     "  }\n"
     "  out[g] = (int)r;\n"
     "}\n"
+    /* (short)(g * 255), which LLVM makes ashr (mul g, 255 << 16), 16:
+     * its sign flips between items 128 and 129. The struct's divergent
+     * update is dead but keeps the shape in which tools/fuzz's seed 10836
+     * lost the sign. */
+    "typedef struct { uint a; uint b; uint4 v; } rec;\n"
+    "rec rec_step(rec s, uint k) {\n"
+    "  s.a = s.a * 5u + k;\n"
+    "  if (k & 1u) s.v += (uint4)(s.b);\n"
+    "  else s.v = s.v.wzyx;\n"
+    "  return s;\n"
+    "}\n"
+    "kernel void short_of_stride(global const int *in, global int *out,\n"
+    "                            int off, int n) {\n"
+    "  uint g = get_global_id(0);\n"
+    "  int v = (short)(g * 255u) + off;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  rec s = {g, 3u, (uint4)(g, 1u, 2u, 3u)};\n"
+    "  s = rec_step(s, g * 0x9e3779b9u);\n"
+    "  out[g] = v;\n"
+    "}\n"
     "kernel void shifts(global const int *in, global int *out,\n"
     "                   int off, int n) {\n"
     "  uint g = get_global_id(0);\n"
@@ -204,6 +224,13 @@ int main(void) {
                 differences("signed_crossing", local, off, out, expected, 64));
 
       global = items;
+      run("short_of_stride", local, off, (size_t)global, in, out);
+      for (int g = 0; g < global; g++) {
+        expected[g] = (short)(uint16_t)((unsigned)g * 255u) + off;
+      }
+      CHECK_INT(
+          0, differences("short_of_stride", local, off, out, expected, global));
+
       run("shifts", local, off, (size_t)global, in, out);
       for (int g = 0; g < global; g++) {
         unsigned x = (unsigned)g - (unsigned)off;
