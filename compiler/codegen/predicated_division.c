@@ -8,8 +8,9 @@
  *
  * clmux's divisions cannot trap (division.c), so the quotient can be
  * computed where the phi is: its operands come from before the branch.
- * The phi becomes the division itself, which refines poison to the value
- * the other lanes need. Run after the optimizer, on its output. */
+ * The phi becomes the division itself (with the casts LLVM sank next to
+ * it: seed 30892's zext), which refines poison to the value the other
+ * lanes need. Run after the optimizer, on its output. */
 #include <string.h>
 
 #include "internal.h"
@@ -56,24 +57,56 @@ static unsigned predecessors(LLVMValueRef function, LLVMBasicBlockRef block) {
   return count;
 }
 
-static bool is_unsigned_division(LLVMValueRef value) {
-  if (!LLVMIsAInstruction(value)) return false;
-  LLVMOpcode op = LLVMGetInstructionOpcode(value);
-  return op == LLVMUDiv || op == LLVMURem;
+/* What may be computed again at the join: integer casts and arithmetic
+ * that cannot trap, and unsigned divisions by a divisor that cannot be 0
+ * (LLVM sinks a zext of the quotient into the division's block too). */
+static bool recomputable(LLVMValueRef value, LLVMBasicBlockRef taken, int depth,
+                         bool *divides) {
+  if (!LLVMIsAInstruction(value) || LLVMGetInstructionParent(value) != taken) {
+    return true; /* from before the branch */
+  }
+  if (depth > 6) return false;
+  switch (LLVMGetInstructionOpcode(value)) {
+    case LLVMUDiv:
+    case LLVMURem:
+      if (!nonzero(LLVMGetOperand(value, 1), 0)) return false;
+      *divides = true;
+      break;
+    case LLVMZExt:
+    case LLVMSExt:
+    case LLVMTrunc:
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMAnd:
+    case LLVMOr:
+    case LLVMXor:
+      break;
+    default:
+      return false;
+  }
+  int operands = LLVMGetNumOperands(value);
+  for (int o = 0; o < operands; o++) {
+    if (!recomputable(LLVMGetOperand(value, o), taken, depth + 1, divides)) {
+      return false;
+    }
+  }
+  return true;
 }
 
-/* `phi` in `join` is [poison, skipped], [q, taken]: q a division in
- * `taken`, whose only way in is from `skipped` and whose only way out
- * goes to `join`; q's operands are from before the branch. */
+/* `phi` in `join` is [poison, skipped], [q, taken]: q computed in `taken`
+ * from values from before the branch, through a division; `taken`'s only
+ * way in is from `skipped` and its only way out goes to `join`. */
 static LLVMValueRef skipped_division(LLVMValueRef function, LLVMValueRef phi,
-                                     LLVMBasicBlockRef join) {
+                                     LLVMBasicBlockRef join,
+                                     LLVMBasicBlockRef *taken_out) {
   if (LLVMCountIncoming(phi) != 2) return NULL;
   for (unsigned i = 0; i < 2; i++) {
     LLVMValueRef q = LLVMGetIncomingValue(phi, i);
     LLVMValueRef other = LLVMGetIncomingValue(phi, 1 - i);
     LLVMBasicBlockRef taken = LLVMGetIncomingBlock(phi, i);
     LLVMBasicBlockRef skipped = LLVMGetIncomingBlock(phi, 1 - i);
-    if (!LLVMIsPoison(other) || !is_unsigned_division(q)) continue;
+    if (!LLVMIsPoison(other) || !LLVMIsAInstruction(q)) continue;
     if (LLVMGetInstructionParent(q) != taken) continue;
     LLVMValueRef out = LLVMGetBasicBlockTerminator(taken);
     if (!out || LLVMGetNumSuccessors(out) != 1 ||
@@ -86,15 +119,47 @@ static LLVMValueRef skipped_division(LLVMValueRef function, LLVMValueRef phi,
       branches_to_taken |= LLVMGetSuccessor(in, s) == taken;
     }
     if (!branches_to_taken || predecessors(function, taken) != 1) continue;
-    bool operands_before = true;
-    for (unsigned o = 0; o < 2; o++) {
-      LLVMValueRef operand = LLVMGetOperand(q, o);
-      operands_before &= !LLVMIsAInstruction(operand) ||
-                         LLVMGetInstructionParent(operand) != taken;
+    bool divides = false;
+    if (recomputable(q, taken, 0, &divides) && divides) {
+      *taken_out = taken;
+      return q;
     }
-    if (operands_before && nonzero(LLVMGetOperand(q, 1), 0)) return q;
   }
   return NULL;
+}
+
+/* A copy of `value` at the builder, without the flags that may have come
+ * from the branch's condition (nneg, nuw, nsw, disjoint; a trunc's nuw
+ * and nsw, which the C API cannot clear, stay). */
+static LLVMValueRef recompute(LLVMBuilderRef builder, LLVMValueRef value,
+                              LLVMBasicBlockRef taken) {
+  if (!LLVMIsAInstruction(value) || LLVMGetInstructionParent(value) != taken) {
+    return value;
+  }
+  LLVMValueRef copy = LLVMInstructionClone(value);
+  int operands = LLVMGetNumOperands(value);
+  for (int o = 0; o < operands; o++) {
+    LLVMSetOperand(copy, (unsigned)o,
+                   recompute(builder, LLVMGetOperand(value, o), taken));
+  }
+  switch (LLVMGetInstructionOpcode(copy)) {
+    case LLVMZExt:
+      LLVMSetNNeg(copy, 0);
+      break;
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+      LLVMSetNUW(copy, 0);
+      LLVMSetNSW(copy, 0);
+      break;
+    case LLVMOr:
+      LLVMSetIsDisjoint(copy, 0);
+      break;
+    default:
+      break;
+  }
+  LLVMInsertIntoBuilder(builder, copy);
+  return copy;
 }
 
 static void repair(LLVMBuilderRef builder, LLVMValueRef function) {
@@ -103,17 +168,14 @@ static void repair(LLVMBuilderRef builder, LLVMValueRef function) {
     LLVMValueRef i = LLVMGetFirstInstruction(b);
     while (i && LLVMIsAPHINode(i)) {
       LLVMValueRef next = LLVMGetNextInstruction(i);
-      LLVMValueRef q = skipped_division(function, i, b);
+      LLVMBasicBlockRef taken = NULL;
+      LLVMValueRef q = skipped_division(function, i, b, &taken);
       if (q) {
         LLVMValueRef first = LLVMGetFirstInstruction(b);
         while (LLVMIsAPHINode(first)) first = LLVMGetNextInstruction(first);
         LLVMPositionBuilderBefore(builder, first);
-        LLVMValueRef whole =
-            LLVMBuildBinOp(builder, LLVMGetInstructionOpcode(q),
-                           LLVMGetOperand(q, 0), LLVMGetOperand(q, 1), "");
-        LLVMReplaceAllUsesWith(i, whole);
+        LLVMReplaceAllUsesWith(i, recompute(builder, q, taken));
         LLVMInstructionEraseFromParent(i);
-        if (!LLVMGetFirstUse(q)) LLVMInstructionEraseFromParent(q);
       }
       i = next;
     }
