@@ -19,8 +19,9 @@ cc_status cc_run_passes(LLVMModuleRef module, const char *passes, cc_log *log);
 /* Integer divisions that would trap (by zero, MIN / -1) divide by 1
  * instead (division.c). */
 void cc_guard_divisions(LLVMModuleRef module);
-/* After the optimizer: a division LLVM 19's loop vectorizer left under
- * its first lane's condition runs unconditionally (predicated_division.c). */
+/* After the optimizer: a division LLVM 19's loop vectorizer took for
+ * uniform but left under a condition (its first lane's, or each lane's)
+ * is computed again where it is read (predicated_division.c). */
 void cc_unpredicate_divisions(LLVMModuleRef module);
 
 /* The function `name` if it is a kernel (spir_kernel with a body). */

@@ -48,6 +48,18 @@ static const char source[] =
     "  for (uint i = 0; i < (v & 7u); i++)\n"
     "    v = max((int)in[g], (int)i) - in[k % n];\n"
     "  out[g] = v;\n"
+    "}\n"
+    /* Seed 34028's shape: a second use under a nested branch makes LLVM
+     * compute the division in each lane under that lane's condition, and
+     * the first lane's result is then every lane's address. */
+    "kernel void nested_rem(global const uint *in, global uint *out,\n"
+    "                       uint n, uint k) {\n"
+    "  uint g = get_global_id(0), v = in[g], w = 0;\n"
+    "  if (v & 1u) {\n"
+    "    if (v & 2u) w = in[(in[g % n] + in[in[k % n] % n]) % n];\n"
+    "    v += in[k % n];\n"
+    "  }\n"
+    "  out[g] = v + w * 3u;\n"
     "}\n";
 
 enum { items = 1000, n = 251 };
@@ -64,6 +76,10 @@ static uint32_t expected(const char *name, const uint32_t *in, uint32_t g,
     return v;
   }
   if (!(v & 1u)) return v;
+  if (!strcmp(name, "nested_rem")) {
+    uint32_t w = v & 2u ? in[(in[g % n] + in[in[k % n] % n]) % n] : 0;
+    return v + in[k % n] + w * 3u;
+  }
   if (!strcmp(name, "rem_index")) return v + in[k % n];
   if (!strcmp(name, "div_index")) return v ^ (in[(k / n) & 255u] * 3u);
   if (!strcmp(name, "signed_rem")) {
@@ -77,15 +93,8 @@ static int run_all(void) {
   cl_device_id device = cl_test_device();
   cl_context context = cl_test_context(device);
   cl_command_queue queue = cl_test_queue(context, device, 0);
-  const char *text = source;
+  cl_program program = cl_test_build(context, device, source, "");
   cl_int error = CL_SUCCESS;
-  cl_program program =
-      clCreateProgramWithSource(context, 1, &text, NULL, &error);
-  REQUIRE(error == CL_SUCCESS);
-  if (clBuildProgram(program, 1, &device, "", NULL, NULL) != CL_SUCCESS) {
-    fprintf(stderr, "%s\n", cl_test_build_log(program, device));
-    REQUIRE(!"the program builds");
-  }
   /* Odd values except at every 8th item, whose branch is not taken (the
    * loop's count, v & 7, is 0 there). */
   static uint32_t in[items], out[items];
@@ -93,8 +102,8 @@ static int run_all(void) {
     uint32_t v = (i * 2654435761u) >> 4;
     in[i] = i % 8 == 0 ? v & ~7u : v | 1u;
   }
-  static const char *const names[] = {"rem_index", "div_index", "long_rem",
-                                      "signed_rem", "loop_rem"};
+  static const char *const names[] = {"rem_index",  "div_index", "long_rem",
+                                      "signed_rem", "loop_rem",  "nested_rem"};
   static const size_t locals[] = {0, 1, 8, 64, 256};
   static const uint32_t keys[] = {5, 1000003, 0xfffffff1u};
   int bad = 0;
