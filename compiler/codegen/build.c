@@ -7,6 +7,7 @@
 
 #include "binary_format.h"
 #include "internal.h"
+#include "stages.h"
 #include "sub_groups.h"
 
 #define SYMBOL_PREFIX "__clmux_wg_"
@@ -66,8 +67,7 @@ static cc_status add_format_versions(const cc_target *target,
                                      LLVMModuleRef source, LLVMModuleRef linked,
                                      const cc_kernel_request *request,
                                      const cc_kernel_info *info,
-                                     const bool *is_image,
-                                     LLVMModuleRef pinned,
+                                     const bool *is_image, LLVMModuleRef pinned,
                                      cc_binary_kernel *entry, cc_log *log) {
   const char *symbol = entry->symbol;
   size_t length = strlen(symbol) + sizeof ".any_format";
@@ -85,8 +85,8 @@ static cc_status add_format_versions(const cc_target *target,
         add_version(target, pinned, linked, request, rgba_float, entry, log);
   }
   if (status == cc_success) {
-    status = cc_build_format_dispatch(linked, symbol, rgba_float, general,
-                                      info, is_image, log);
+    status = cc_build_format_dispatch(linked, symbol, rgba_float, general, info,
+                                      is_image, log);
   }
   free(general);
   free(rgba_float);
@@ -139,9 +139,9 @@ static cc_status add_kernel(const cc_target *target, LLVMModuleRef source,
 }
 
 static cc_status split_requests(LLVMModuleRef source,
-                                 const cc_kernel_request *kernels,
-                                 uint32_t count, LLVMModuleRef **parts,
-                                 cc_log *log) {
+                                const cc_kernel_request *kernels,
+                                uint32_t count, LLVMModuleRef **parts,
+                                cc_log *log) {
   const char **names = calloc(count, sizeof *names);
   *parts = calloc(count, sizeof **parts);
   cc_status status = cc_success;
@@ -190,24 +190,27 @@ cc_status cc_codegen_build(const cc_target *target, LLVMModuleRef source,
   /* Several kernels: each from its own part of the source, split once,
    * rather than each from a copy of the whole. */
   LLVMModuleRef *parts = NULL;
-  cc_status status = count > 1 ? split_requests(source, kernels, count,
-                                                &parts, log)
-                               : cc_success;
+  cc_status status = count > 1
+                         ? split_requests(source, kernels, count, &parts, log)
+                         : cc_success;
   for (uint32_t i = 0; i < count && status == cc_success; i++) {
-    status = add_kernel(target, parts ? parts[i] : source, linked,
-                        &kernels[i], &entries[i], log);
+    status = add_kernel(target, parts ? parts[i] : source, linked, &kernels[i],
+                        &entries[i], log);
   }
   for (uint32_t i = 0; parts && i < count; i++) LLVMDisposeModule(parts[i]);
   free(parts);
+  cc_stage_done("link", linked);
   if (status == cc_success) {
     cc_guard_divisions(linked);
     status = cc_codegen_optimize(target, linked, log);
   }
+  cc_stage_done("optimize", linked);
   if (status == cc_success) dump_module(linked, &kernels[0]);
   LLVMMemoryBufferRef object = NULL;
   if (status == cc_success) {
     status = cc_codegen_emit_object(target, linked, &object, log);
   }
+  cc_stage_done("emit", NULL);
   if (status == cc_success) {
     status =
         cc_binary_write(entries, count, LLVMGetBufferStart(object),

@@ -1,10 +1,10 @@
 /* clmux compiler — code generation: one kernel becomes one work-group
  * function. In a clone of the source module, cut down to what the kernel
  * reaches: inline every helper into the kernel, move the kernel's blocks
- * into a body function that also takes the work-item's ids, replace the work-item functions by those ids and
- * the __local variables by pointers into the group's local memory, cut a
- * kernel with barriers into regions (barriers.c), wrap the body in
- * work-item loops, internalize the rest. */
+ * into a body function that also takes the work-item's ids, replace the
+ * work-item functions by those ids and the __local variables by pointers into
+ * the group's local memory, cut a kernel with barriers into regions
+ * (barriers.c), wrap the body in work-item loops, internalize the rest. */
 #include <llvm-c/Analysis.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "stages.h"
 #include "sub_groups.h"
 #include "work_group_abi.h"
 
@@ -37,10 +38,9 @@ static cc_status inline_helpers(LLVMModuleRef module, LLVMValueRef kernel,
     if (f == kernel || LLVMIsDeclaration(f)) continue;
     size_t length = 0;
     const char *name = LLVMGetValueName2(f, &length);
-    bool out_of_line =
-        strncmp(name, COLD_PREFIX, strlen(COLD_PREFIX)) == 0 ||
-        strncmp(name, CC_VECTOR_VARIANT_PREFIX,
-                strlen(CC_VECTOR_VARIANT_PREFIX)) == 0;
+    bool out_of_line = strncmp(name, COLD_PREFIX, strlen(COLD_PREFIX)) == 0 ||
+                       strncmp(name, CC_VECTOR_VARIANT_PREFIX,
+                               strlen(CC_VECTOR_VARIANT_PREFIX)) == 0;
     LLVMAddAttributeAtIndex(
         f, LLVMAttributeFunctionIndex,
         LLVMCreateEnumAttribute(context, out_of_line ? never : always, 0));
@@ -68,8 +68,7 @@ static void copy_param_attributes(LLVMValueRef from, LLVMValueRef to,
 /* With barriers (`stepped`) the body also takes the region to run and
  * returns the barrier it stopped at (0 when it returned). */
 static void return_zero(LLVMValueRef body, LLVMTypeRef i32) {
-  LLVMBuilderRef builder =
-      LLVMCreateBuilderInContext(LLVMGetTypeContext(i32));
+  LLVMBuilderRef builder = LLVMCreateBuilderInContext(LLVMGetTypeContext(i32));
   for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(body); block;
        block = LLVMGetNextBasicBlock(block)) {
     LLVMValueRef last = LLVMGetBasicBlockTerminator(block);
@@ -179,7 +178,8 @@ static cc_status check_supported(LLVMModuleRef module, const char *name,
   for (LLVMValueRef f = LLVMGetFirstFunction(module); f;
        f = LLVMGetNextFunction(f)) {
     size_t length = 0;
-    if (LLVMGetFirstUse(f) && cc_is_barrier_name(LLVMGetValueName2(f, &length))) {
+    if (LLVMGetFirstUse(f) &&
+        cc_is_barrier_name(LLVMGetValueName2(f, &length))) {
       return cc_fail(log, cc_error_unsupported,
                      "kernel %s: a barrier was left in the code", name);
     }
@@ -230,7 +230,7 @@ typedef struct clone_result {
   uint64_t local_memory, scratch, flags_offset;
   bool merges_groups;
   bool scalar_variant; /* CPU_BINARY_KERNEL_SCALAR_VARIANT */
-  bool waits; /* sub-groups of a group may wait for each other */
+  bool waits;          /* sub-groups of a group may wait for each other */
   uint32_t sub_group_size;
 } clone_result;
 
@@ -283,6 +283,7 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
   }
   result->local_memory = layout.size;
   cc_status status = inline_helpers(module, kernel, log);
+  cc_stage_done("inline", module);
   bool stepped = status == cc_success && cc_has_barrier(kernel);
   /* Groups of one work-item have one sub-group, which waits for none.
    * A row of merged groups has no sub-groups of its own: none may wait
@@ -331,6 +332,7 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
     status = cc_fail(log, cc_error_out_of_memory, "no memory");
   }
   cc_local_layout_release(&layout);
+  cc_stage_done("barriers", module);
   return status;
 }
 
@@ -410,6 +412,7 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
    * inlined, cleaned and scanned for nothing: each step below costs in
    * the size of the module, so first drop what the kernel cannot reach. */
   cc_status pruned = cc_keep_only(module, &kernel, 1, log);
+  cc_stage_done("prune", module);
   if (pruned != cc_success) return pruned;
   cc_strip_attributes(module);
   bool *by_pointer = calloc(info->arg_count + 1, sizeof *by_pointer);
@@ -436,6 +439,7 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
         module, "function(simplifycfg,loop(loop-unroll-full),simplifycfg)",
         log);
   }
+  cc_stage_done("simplify", module);
   /* Every kernel goes through the whole-function vectorizer, which widens
    * OpenCL vectors as they are; for vectors of 8 or 16 elements that is
    * better than splitting them: a uint16 stays a register's worth a
@@ -453,6 +457,7 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
       cc_add_pause_points(module, body) < 0) {
     status = cc_fail(log, cc_error_out_of_memory, "no memory");
   }
+  cc_stage_done("scalarize", module);
   unsigned lanes = 0;
   LLVMValueRef vector_body = NULL;
   bool divergent = false;
@@ -462,6 +467,7 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
     status = vectorize_whole(module, name, info->arg_count, items, body,
                              &vector_body, &lanes, &divergent, log);
   }
+  cc_stage_done("vectorize", module);
   /* Lanes that leave a loop apart idle until the last one is done: when
    * their trip counts differ much (a sparse matrix's rows), or each
    * iteration gathers, the work-items one at a time are faster, and which
@@ -515,6 +521,7 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
     return cc_error_invalid_ir;
   }
   LLVMDisposeMessage(message);
+  cc_stage_done("work-group loops", module);
   return cc_success;
 }
 
@@ -552,11 +559,12 @@ cc_status cc_build_work_group(LLVMModuleRef source,
   }
   uint32_t chosen[3];
   if (status == cc_success) {
-    status = choose_local_size(&info, request->local_size,
-                               request->non_uniform, chosen, name, log);
+    status = choose_local_size(&info, request->local_size, request->non_uniform,
+                               chosen, name, log);
   }
   if (status == cc_success) {
     LLVMModuleRef module = LLVMCloneModule(source);
+    cc_stage_done("clone", NULL);
     clone_result result = {0, 0, 0, false, false, false, 1};
     status = build_in_clone(module, name, &info, chosen, symbol, bounds_check,
                             globals, &result, log);

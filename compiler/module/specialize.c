@@ -9,6 +9,7 @@
 #include "build_options.h"
 #include "compiler_threads.h"
 #include "internal.h"
+#include "stages.h"
 
 static bool bounds_check;
 
@@ -88,9 +89,8 @@ static LLVMModuleRef kernel_source(cc_module *module, size_t index) {
       for (size_t k = 0; k < module->kernel_count; k++) {
         names[k] = module->kernels[k].name;
       }
-      if (cc_codegen_split(module->llvm, names,
-                           (uint32_t)module->kernel_count, parts,
-                           &log) == cc_success) {
+      if (cc_codegen_split(module->llvm, names, (uint32_t)module->kernel_count,
+                           parts, &log) == cc_success) {
         module->parts = parts;
         parts = NULL;
       }
@@ -107,6 +107,7 @@ static void build_here(cc_module *module, cc_spec *spec) {
   cc_log log = {""};
   cc_status status = cc_success;
   pthread_mutex_lock(&module->llvm_lock);
+  cc_stages_start(kernel->name, spec->local_size);
   if (!module->target) status = cc_target_create_host(&module->target, &log);
   /* The cache first: only what compiled is stored, and a hit must not pay
    * for splitting a big program (0.7 s for hashcat's). */
@@ -114,11 +115,13 @@ static void build_here(cc_module *module, cc_spec *spec) {
       status == cc_success &&
       cc_disk_cache_find_kernel(module, kernel->name, spec->local_size,
                                 &spec->binary, &spec->size);
+  cc_stage_done("cache lookup", NULL);
+  LLVMModuleRef source = status == cc_success && !cached
+                             ? kernel_source(module, spec->kernel)
+                             : NULL;
+  if (source) cc_stage_done("split program", NULL);
   const char *missing =
-      status == cc_success && !cached
-          ? cc_kernel_missing_builtin(kernel_source(module, spec->kernel),
-                                      kernel->name)
-          : NULL;
+      source ? cc_kernel_missing_builtin(source, kernel->name) : NULL;
   if (missing) {
     snprintf(log.text, sizeof log.text,
              "kernel %s calls the builtin %s, which clmux does not "
@@ -137,14 +140,15 @@ static void build_here(cc_module *module, cc_spec *spec) {
         cc_module_checks_bounds(module),
         &module->globals,
         !spec->local_size[0]};
-    status = cc_codegen_build(module->target,
-                              kernel_source(module, spec->kernel), &request, 1,
+    status = cc_codegen_build(module->target, source, &request, 1,
                               &spec->binary, &spec->size, NULL, &log);
     if (status == cc_success) {
       cc_disk_cache_store_kernel(module, kernel->name, spec->local_size,
                                  spec->binary, spec->size);
+      cc_stage_done("cache store", NULL);
     }
   }
+  cc_stages_finish();
   pthread_mutex_unlock(&module->llvm_lock);
   spec->result = from_status(status);
   if (status != cc_success) spec->reason = cc_module_strdup(log.text);
@@ -199,8 +203,7 @@ cc_module_result cc_module_specialize(cc_module *module, const char *name,
     return CC_MODULE_INVALID_VALUE;
   }
   const uint32_t *reqd = kernel->reqd_work_group_size;
-  if (!any_size && reqd[0] &&
-      memcmp(reqd, local_size, 3 * sizeof *reqd) != 0) {
+  if (!any_size && reqd[0] && memcmp(reqd, local_size, 3 * sizeof *reqd) != 0) {
     if (reason) *reason = "not the kernel's reqd_work_group_size";
     return CC_MODULE_INVALID_LOCAL_SIZE;
   }

@@ -3,8 +3,10 @@
 Perfetto would: it must be whole JSON (closed at exit, not broken by the
 forked child), with a track per queue and per worker thread, each command
 with its stages, every work-group of each NDRange in exactly one chunk on
-a clmux thread within the command's run, and the builds and
-specializations with their durations. Prints "N passed, N failed"."""
+a clmux thread within the command's run, the builds and specializations
+with their durations, and each specialization's compile stages, inside it,
+with the instructions after each (also printed by CLMUX_DEBUG). Prints "N
+passed, N failed"."""
 import json
 import os
 import subprocess
@@ -24,8 +26,15 @@ def check(condition, what):
     return condition
 
 
-def run(program, trace):
-    env = dict(os.environ, CLMUX_TRACE=trace)
+# The stages every specialization that compiles goes through, in order.
+STAGES = ["cache lookup", "split program", "clone", "prune", "inline",
+          "barriers", "simplify", "scalarize", "vectorize",
+          "work-group loops", "link", "optimize", "emit", "cache store"]
+
+
+def run(program, trace, **extra):
+    # Compiled, not found in a disk cache that an earlier run filled.
+    env = dict(os.environ, CLMUX_TRACE=trace, CLMUX_CACHE="0", **extra)
     # The forked child exits without the parent's threads, whose memory
     # LeakSanitizer would then count as leaked; leaks are other tests' job.
     env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
@@ -76,6 +85,29 @@ def check_chunks(events, ndrange, clmux_threads, groups=None):
         check(c["tid"] in clmux_threads, "chunk on a clmux thread: %s" % c)
         check(begin - 1 <= c["ts"] and c["ts"] + c["dur"] <= end + 1,
               "chunk within its command [%f, %f]: %s" % (begin, end, c))
+
+
+def check_stages(events, uneven):
+    """uneven's compile stages: every one, in order, within its
+    specialization, on one thread, with instruction counts."""
+    stages = sorted((e for e in slices(events, cat="compile")
+                     if e["args"]["kernel"] == "uneven"),
+                    key=lambda e: e["ts"])
+    check([e["name"] for e in stages] == STAGES,
+          "uneven's stages: %s" % [e["name"] for e in stages])
+    if len(uneven) != 1 or not stages:
+        return
+    begin = uneven[0]["ts"]
+    end = begin + uneven[0]["dur"]
+    for e in stages:
+        check(begin - 1 <= e["ts"] and e["ts"] + e["dur"] <= end + 1 and
+              e["args"]["local_size"] == "64x1x1",
+              "stage within the specialization [%f, %f]: %s" %
+              (begin, end, e))
+    check(len({e["tid"] for e in stages}) == 1, "stages on one thread")
+    counted = {e["name"]: e["args"]["instructions"] for e in stages}
+    check(counted["optimize"] > 0 and counted["vectorize"] > 0 and
+          counted["emit"] == -1, "instructions after the stages: %s" % counted)
 
 
 def main():
@@ -131,6 +163,23 @@ def main():
               "uneven's specialization: %s" % uneven)
         check(len(slices(events, cat="specialization", name="fill")) == 1,
               "fill's specialization")
+        check_stages(events, uneven)
+
+        # CLMUX_DEBUG prints the same stages, in one line a specialization.
+        result = run(program, os.path.join(folder, "again.json"),
+                     CLMUX_DEBUG="1")
+        lines = [l for l in result.stderr.splitlines()
+                 if l.startswith("clmux: kernel uneven: local size 64x1x1 "
+                                 "stages:")]
+        check(len(lines) == 1, "one stage line for uneven: %r" %
+              result.stderr[-2000:])
+        if lines:
+            named = [part.strip().rsplit(" ms", 1)[0].rsplit(" ", 1)[0]
+                     for part in lines[0].split("stages:", 1)[1].split(",")]
+            check([n for n in named if n in STAGES] == STAGES,
+                  "the stages in order: %s" % named)
+            check("optimize" in lines[0] and " instructions)" in lines[0],
+                  "instruction counts: %s" % lines[0])
 
         # A file that cannot be opened: one line, and the program runs.
         result = run(program, os.path.join(folder, "missing", "trace.json"))
