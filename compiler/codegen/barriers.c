@@ -6,7 +6,9 @@
  * next (loops.c); all work-items reach the same barrier, so the last
  * one's picks the next region: barrier j sets the item's flag j in
  * scratch (a flag per barrier: stores the optimizer cannot merge into
- * one, which would drop their parallel-access marks). A last region,
+ * one, which would drop their parallel-access marks). Which barriers
+ * each region can reach first is worked out here (cc_region_exits), so
+ * that the choice after a region reads only their flags. A last region,
  * `sync`, run once after each region's loops, copies uniform values (see
  * uniformity.c) from the last item's slots to one copy for the group.
  *
@@ -56,8 +58,8 @@ static LLVMBasicBlockRef split_before(LLVMBuilderRef builder,
   LLVMBasicBlockRef after = LLVMGetNextBasicBlock(block);
   LLVMBasicBlockRef tail =
       after ? LLVMInsertBasicBlockInContext(context, after, "")
-            : LLVMAppendBasicBlockInContext(
-                  context, LLVMGetBasicBlockParent(block), "");
+            : LLVMAppendBasicBlockInContext(context,
+                                            LLVMGetBasicBlockParent(block), "");
   LLVMPositionBuilderAtEnd(builder, tail);
   for (LLVMValueRef inst = first; inst;) {
     LLVMValueRef next = LLVMGetNextInstruction(inst);
@@ -101,7 +103,8 @@ bool cc_is_plain_slot(LLVMValueRef alloca) {
   LLVMTypeRef type = LLVMGetAllocatedType(alloca);
   LLVMTypeKind kind = LLVMGetTypeKind(type);
   if (kind == LLVMArrayTypeKind || kind == LLVMStructTypeKind) return false;
-  for (LLVMUseRef use = LLVMGetFirstUse(alloca); use; use = LLVMGetNextUse(use)) {
+  for (LLVMUseRef use = LLVMGetFirstUse(alloca); use;
+       use = LLVMGetNextUse(use)) {
     LLVMValueRef user = LLVMGetUser(use);
     if (LLVMIsALoadInst(user)) {
       if (LLVMTypeOf(user) != type || LLVMGetVolatile(user)) return false;
@@ -123,25 +126,25 @@ typedef struct step_state {
   LLVMTargetDataRef data;
   LLVMTypeRef i8, i32, i64;
   LLVMValueRef function;
-  LLVMValueRef *slots;          /* every alloca of the function */
+  LLVMValueRef *slots; /* every alloca of the function */
   unsigned slot_count;
-  bool *in_scratch;             /* per slot */
-  bool *recomputed;             /* per slot: computed again after barriers */
-  LLVMValueRef *definitions;    /* per slot: its only stored value, or NULL */
-  bool *plain;                  /* per slot: is_plain_slot */
-  bool *uniform;                /* per slot: the same in every work-item */
-  LLVMValueRef *scratch_last;   /* per uniform slot: the last item's copy */
-  LLVMValueRef *shadow_at;      /* per uniform slot: the group's copy */
-  LLVMValueRef shadow_scope;    /* alias scope list of the shadow copies */
-  LLVMValueRef *scratch_at;     /* per slot: its address for this item */
-  unsigned *align;              /* per slot */
-  LLVMBasicBlockRef *barriers;  /* blocks {barrier; br after} */
+  bool *in_scratch;            /* per slot */
+  bool *recomputed;            /* per slot: computed again after barriers */
+  LLVMValueRef *definitions;   /* per slot: its only stored value, or NULL */
+  bool *plain;                 /* per slot: is_plain_slot */
+  bool *uniform;               /* per slot: the same in every work-item */
+  LLVMValueRef *scratch_last;  /* per uniform slot: the last item's copy */
+  LLVMValueRef *shadow_at;     /* per uniform slot: the group's copy */
+  LLVMValueRef shadow_scope;   /* alias scope list of the shadow copies */
+  LLVMValueRef *scratch_at;    /* per slot: its address for this item */
+  unsigned *align;             /* per slot */
+  LLVMBasicBlockRef *barriers; /* blocks {barrier; br after} */
   unsigned barrier_count;
-  uint64_t *live;               /* barrier_count x words */
+  uint64_t *live; /* barrier_count x words */
   size_t words;
-  uint64_t scratch_size;        /* per work-item */
-  uint64_t flags_offset;        /* of the barrier-reached flags */
-  LLVMValueRef *flag_at;        /* per barrier: this item's flag */
+  uint64_t scratch_size; /* per work-item */
+  uint64_t flags_offset; /* of the barrier-reached flags */
+  LLVMValueRef *flag_at; /* per barrier: this item's flag */
 } step_state;
 
 static bool bit(const uint64_t *set, unsigned i) {
@@ -174,14 +177,14 @@ static cc_status collect(step_state *s) {
   s->flag_at = calloc(barrier_capacity + 1, sizeof *s->flag_at);
   if (!s->slots || !s->in_scratch || !s->recomputed || !s->definitions ||
       !s->plain || !s->uniform || !s->scratch_last || !s->shadow_at ||
-      !s->scratch_at || !s->align ||
-      !s->barriers || !s->live || !s->flag_at) {
+      !s->scratch_at || !s->align || !s->barriers || !s->live || !s->flag_at) {
     return cc_error_out_of_memory;
   }
   for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(s->function); block;
        block = LLVMGetNextBasicBlock(block)) {
     LLVMValueRef first = LLVMGetFirstInstruction(block);
-    if (first && is_barrier_call(first)) s->barriers[s->barrier_count++] = block;
+    if (first && is_barrier_call(first))
+      s->barriers[s->barrier_count++] = block;
     for (LLVMValueRef inst = first; inst; inst = LLVMGetNextInstruction(inst)) {
       if (LLVMIsAAllocaInst(inst)) s->slots[s->slot_count++] = inst;
     }
@@ -271,15 +274,15 @@ static void build_dispatch(step_state *s, LLVMValueRef wg,
   }
   LLVMValueRef size[3];
   for (unsigned d = 0; d < 3; d++) {
-    size[d] = local_size[d]
-                  ? LLVMConstInt(s->i64, local_size[d], 0)
-                  : LLVMBuildZExt(
-                        b,
-                        cc_load_wg_field(b, wg, s->i32,
-                                         offsetof(cpu_work_group, local_size) +
-                                             4 * d,
-                                         "local_size"),
-                        s->i64, "");
+    size[d] =
+        local_size[d]
+            ? LLVMConstInt(s->i64, local_size[d], 0)
+            : LLVMBuildZExt(
+                  b,
+                  cc_load_wg_field(b, wg, s->i32,
+                                   offsetof(cpu_work_group, local_size) + 4 * d,
+                                   "local_size"),
+                  s->i64, "");
   }
   LLVMValueRef items =
       LLVMBuildNUWMul(b, LLVMBuildNUWMul(b, size[0], size[1], ""), size[2], "");
@@ -291,8 +294,8 @@ static void build_dispatch(step_state *s, LLVMValueRef wg,
                           LLVMBuildNUWMul(b, size[1], local_id[2], ""), ""),
           ""),
       "linear_id");
-  LLVMValueRef scratch = cc_load_wg_pointer(
-      b, wg, offsetof(cpu_work_group, scratch), "scratch");
+  LLVMValueRef scratch =
+      cc_load_wg_pointer(b, wg, offsetof(cpu_work_group, scratch), "scratch");
   uint64_t offset = 0;
   for (unsigned a = 0; a < s->slot_count; a++) {
     if (!s->in_scratch[a]) continue;
@@ -320,8 +323,8 @@ static void build_dispatch(step_state *s, LLVMValueRef wg,
    * vectorization once the optimizer threads branches on it). */
   s->flags_offset = offset;
   for (unsigned j = 0; j < s->barrier_count; j++) {
-    LLVMValueRef base_index = LLVMBuildNUWMul(
-        b, items, LLVMConstInt(s->i64, offset + j, 0), "");
+    LLVMValueRef base_index =
+        LLVMBuildNUWMul(b, items, LLVMConstInt(s->i64, offset + j, 0), "");
     LLVMValueRef base =
         LLVMBuildInBoundsGEP2(b, s->i8, scratch, &base_index, 1, "");
     s->flag_at[j] = LLVMBuildInBoundsGEP2(b, s->i8, base, &linear, 1, "flag");
@@ -429,14 +432,14 @@ static void copy_live(step_state *s, unsigned j, bool to_scratch) {
     if (s->recomputed[a]) {
       if (!to_scratch) {
         LLVMValueRef value = cc_recompute(s->builder, s->slots, s->definitions,
-                                       s->slot_count, s->definitions[a]);
+                                          s->slot_count, s->definitions[a]);
         LLVMBuildStore(s->builder, value, s->slots[a]);
       }
       continue;
     }
     LLVMTypeRef type = LLVMGetAllocatedType(s->slots[a]);
     /* A uniform value comes from the group's copy: one address. */
-    LLVMValueRef from = to_scratch      ? s->slots[a]
+    LLVMValueRef from = to_scratch        ? s->slots[a]
                         : s->shadow_at[a] ? s->shadow_at[a]
                                           : s->scratch_at[a];
     LLVMValueRef to = to_scratch ? s->scratch_at[a] : s->slots[a];
@@ -467,12 +470,103 @@ static void free_state(step_state *s) {
   free(s->flag_at);
 }
 
+void cc_region_exits_free(cc_region_exits *exits, unsigned regions) {
+  for (unsigned r = 0; exits && r < regions; r++) free(exits[r].barriers);
+  free(exits);
+}
+
+/* Where region `start` (its first block) stops: the returns it reaches, a
+ * barrier's `ret j + 1` or the kernel's `ret 0`. `seen` is scratch. */
+static bool find_exits(const cc_blocks *blocks, long start, bool *seen,
+                       long *stack, bool *reached, unsigned barrier_count,
+                       cc_region_exits *exits) {
+  memset(seen, 0, blocks->count * sizeof *seen);
+  memset(reached, 0, barrier_count * sizeof *reached);
+  size_t depth = 0;
+  stack[depth++] = start;
+  seen[start] = true;
+  while (depth) {
+    long b = stack[--depth];
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(blocks->list[b]);
+    if (term && LLVMGetInstructionOpcode(term) == LLVMRet) {
+      LLVMValueRef value =
+          LLVMGetNumOperands(term) ? LLVMGetOperand(term, 0) : NULL;
+      if (!value || !LLVMIsAConstantInt(value)) return false;
+      unsigned long long code = LLVMConstIntGetZExtValue(value);
+      if (code == 0) {
+        exits->ends = true;
+      } else if (code <= barrier_count) {
+        reached[code - 1] = true;
+      } else {
+        return false;
+      }
+      continue;
+    }
+    unsigned successors = cc_successor_count(blocks->list[b]);
+    for (unsigned s = 0; s < successors; s++) {
+      long next = cc_successor_index(blocks, (size_t)b, s);
+      if (next < 0) return false;
+      if (seen[next]) continue;
+      seen[next] = true;
+      stack[depth++] = next;
+    }
+  }
+  for (unsigned j = 0; j < barrier_count; j++) exits->count += reached[j];
+  exits->barriers = malloc((exits->count + 1) * sizeof *exits->barriers);
+  if (!exits->barriers) return false;
+  unsigned at = 0;
+  for (unsigned j = 0; j < barrier_count; j++) {
+    if (reached[j]) exits->barriers[at++] = j;
+  }
+  return true;
+}
+
+/* The exits of every region of step function `function`: region 0 starts
+ * where the dispatch's default goes, region j + 1 at entries[j]. NULL
+ * when out of memory or the returns are not the step function's. */
+static cc_region_exits *region_exits(LLVMValueRef function,
+                                     unsigned barrier_count,
+                                     LLVMBasicBlockRef *entries) {
+  cc_blocks blocks = {0};
+  unsigned regions = barrier_count + 1;
+  cc_region_exits *exits = calloc(regions, sizeof *exits);
+  bool *seen = NULL, *reached = NULL;
+  long *stack = NULL;
+  bool ok = exits && cc_blocks_init(&blocks, function);
+  if (ok) {
+    seen = malloc(blocks.count * sizeof *seen);
+    stack = malloc(blocks.count * sizeof *stack);
+    reached = malloc((barrier_count + 1) * sizeof *reached);
+    ok = seen && stack && reached;
+  }
+  LLVMValueRef dispatch =
+      LLVMGetBasicBlockTerminator(LLVMGetEntryBasicBlock(function));
+  ok = ok && dispatch && LLVMIsASwitchInst(dispatch);
+  for (unsigned r = 0; ok && r < regions; r++) {
+    LLVMBasicBlockRef first =
+        r == 0 ? LLVMGetSwitchDefaultDest(dispatch) : entries[r - 1];
+    long start = cc_block_index(&blocks, first);
+    ok = start >= 0 && find_exits(&blocks, start, seen, stack, reached,
+                                  barrier_count, &exits[r]);
+  }
+  free(seen);
+  free(stack);
+  free(reached);
+  cc_blocks_free(&blocks);
+  if (!ok) {
+    cc_region_exits_free(exits, regions);
+    return NULL;
+  }
+  return exits;
+}
+
 cc_status cc_build_step_function(LLVMModuleRef module, LLVMValueRef function,
                                  unsigned arg_count,
                                  const uint32_t local_size[3],
-                                 unsigned *region_count,
-                                 uint64_t *scratch_size,
-                                 uint64_t *flags_offset, cc_log *log) {
+                                 unsigned *region_count, uint64_t *scratch_size,
+                                 uint64_t *flags_offset,
+                                 cc_region_exits **exits, cc_log *log) {
+  *exits = NULL;
   /* No PHIs, so blocks can be split; then demote what the split made
    * cross blocks. */
   cc_status status = cc_run_passes(module, "function(sroa,reg2mem)", log);
@@ -541,6 +635,7 @@ cc_status cc_build_step_function(LLVMModuleRef module, LLVMValueRef function,
     *region_count = s.barrier_count + 1;
     *scratch_size = s.scratch_size;
     *flags_offset = s.flags_offset;
+    *exits = region_exits(function, s.barrier_count, entries);
   }
   free(entries);
   free_state(&s);

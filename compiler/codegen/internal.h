@@ -70,6 +70,18 @@ bool cc_observes_work_groups(LLVMValueRef function,
  * of a group the same value: group ids, sizes, counts, offset, work_dim. */
 bool cc_is_group_uniform_query(const char *name);
 
+/* Where a region of a step function can stop: the barriers it can reach
+ * before any other (their 0-based numbers, ascending) and whether it can
+ * reach the kernel's end. The work-group function reads only those
+ * barriers' flags after the region's loops, so that its code is linear in
+ * the number of barriers, not quadratic. */
+typedef struct cc_region_exits {
+  unsigned *barriers;
+  unsigned count;
+  bool ends;
+} cc_region_exits;
+void cc_region_exits_free(cc_region_exits *exits, unsigned regions);
+
 /* Builds the work-group function `symbol` around `body`, a function that
  * takes the kernel's arguments (by-value aggregates, where `by_pointer`,
  * as pointers into the argument block) then wg, local ids x, y, z and
@@ -90,8 +102,8 @@ LLVMValueRef cc_build_work_group_loops(
     LLVMModuleRef module, LLVMValueRef body, LLVMValueRef vector_body,
     const cc_kernel_info *info, const bool *by_pointer,
     const uint32_t local_size[3], const char *symbol, bool parallel,
-    bool x_rows, unsigned regions, uint64_t flags_offset, unsigned lanes,
-    bool scalar_variant);
+    bool x_rows, unsigned regions, uint64_t flags_offset,
+    const cc_region_exits *exits, unsigned lanes, bool scalar_variant);
 
 /* ---- The whole-function vectorizer (wfv.h) ---- */
 
@@ -136,10 +148,10 @@ long cc_add_pause_points(LLVMModuleRef module, LLVMValueRef function);
 
 /* What a work-group function needs from the target. */
 typedef struct cc_work_group_facts {
-  uint64_t local_memory; /* static __local bytes */
-  uint64_t scratch;      /* bytes per work-item kept across barriers */
-  bool merges_groups;    /* CPU_BINARY_KERNEL_MERGES_GROUPS holds */
-  bool scalar_variant;   /* CPU_BINARY_KERNEL_SCALAR_VARIANT holds */
+  uint64_t local_memory;   /* static __local bytes */
+  uint64_t scratch;        /* bytes per work-item kept across barriers */
+  bool merges_groups;      /* CPU_BINARY_KERNEL_MERGES_GROUPS holds */
+  bool scalar_variant;     /* CPU_BINARY_KERNEL_SCALAR_VARIANT holds */
   uint32_t sub_group_size; /* the vector body's lanes, else 1 */
 } cc_work_group_facts;
 
@@ -234,13 +246,14 @@ bool cc_has_barrier(LLVMValueRef function);
  * run once (any ids) after each region's loops. Sets the number of
  * regions (barriers + 1), the scratch bytes per work-item and where in
  * scratch barrier j (0-based) sets an item's byte on reaching it:
- * items * (flags_offset + j) + linear id. */
+ * items * (flags_offset + j) + linear id; and *exits, one entry a region
+ * but the sync one (NULL when out of memory: every flag is read). */
 cc_status cc_build_step_function(LLVMModuleRef module, LLVMValueRef function,
                                  unsigned arg_count,
                                  const uint32_t local_size[3],
-                                 unsigned *region_count,
-                                 uint64_t *scratch_size,
-                                 uint64_t *flags_offset, cc_log *log);
+                                 unsigned *region_count, uint64_t *scratch_size,
+                                 uint64_t *flags_offset,
+                                 cc_region_exits **exits, cc_log *log);
 
 /* Splits the plain vector-typed stack slots in `function`'s entry into
  * one slot per element (vector_slots.c). */

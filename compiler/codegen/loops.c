@@ -110,7 +110,8 @@ typedef struct nest_context {
   LLVMValueRef *last_flags; /* step functions: the last item's barrier
                                flags, regions - 1 */
   unsigned flag_count;
-  unsigned lanes; /* a vector body's, else 0 */
+  const cc_region_exits *exits; /* per region, or NULL: every flag */
+  unsigned lanes;               /* a vector body's, else 0 */
   uint64_t x_multiple; /* the group's width, or 0: rows are multiples */
   /* What the entry reads the arguments and sizes with. */
   LLVMValueRef scalar_body;
@@ -144,21 +145,39 @@ static LLVMValueRef lane_mask(nest_context *n, LLVMValueRef first,
   LLVMValueRef zero = LLVMConstInt(i32, 0, 0);
   LLVMValueRef at = LLVMBuildShuffleVector(
       n->builder,
-      LLVMBuildInsertElement(n->builder, LLVMGetPoison(vector), first, zero, ""),
+      LLVMBuildInsertElement(n->builder, LLVMGetPoison(vector), first, zero,
+                             ""),
       LLVMGetPoison(vector), splat_mask, "");
   LLVMValueRef end = LLVMBuildShuffleVector(
       n->builder,
       LLVMBuildInsertElement(n->builder, LLVMGetPoison(vector), size, zero, ""),
       LLVMGetPoison(vector), splat_mask, "");
-  return LLVMBuildICmp(n->builder, LLVMIntULT,
-                       LLVMBuildAdd(n->builder, at,
-                                    LLVMConstVector(lanes, n->lanes), ""),
-                       end, "lanes");
+  return LLVMBuildICmp(
+      n->builder, LLVMIntULT,
+      LLVMBuildAdd(n->builder, at, LLVMConstVector(lanes, n->lanes), ""), end,
+      "lanes");
 }
 
-/* Stores zero into the last item's barrier flags (step functions). */
-static void clear_last_flags(nest_context *n) {
+/* Whether the next region after `region` reads barrier j's flag: one of
+ * the barriers it can stop at, unless it is the only way out (then the
+ * next region is known) or the last one listed with no way to the end
+ * (the default of the choice). */
+static bool reads_flag(const nest_context *n, unsigned region, unsigned j) {
+  if (!n->exits) return true;
+  const cc_region_exits *e = &n->exits[region];
+  for (unsigned k = 0; k < e->count; k++) {
+    if (e->barriers[k] == j) return e->ends || k + 1 < e->count;
+  }
+  return false;
+}
+
+/* Stores zero into the last item's barrier flags that the choice after
+ * `region` (a constant; NULL: no step function) reads. */
+static void clear_last_flags(nest_context *n, LLVMValueRef region) {
+  if (!region) return;
+  unsigned r = (unsigned)LLVMConstIntGetZExtValue(region);
   for (unsigned j = 0; j < n->flag_count; j++) {
+    if (!reads_flag(n, r, j)) continue;
     LLVMBuildStore(n->builder,
                    LLVMConstInt(LLVMInt8TypeInContext(n->context), 0, 0),
                    n->last_flags[j]);
@@ -204,7 +223,7 @@ static LLVMBasicBlockRef build_nest(nest_context *n, LLVMValueRef region,
   LLVMBasicBlockRef preheader =
       LLVMAppendBasicBlockInContext(context, n->function, "nest");
   LLVMPositionBuilderAtEnd(builder, preheader);
-  clear_last_flags(n);
+  clear_last_flags(n, region);
   LLVMBuildBr(builder, z_loop);
 
   LLVMValueRef zero = LLVMConstInt(n->i64, 0, 0);
@@ -246,7 +265,8 @@ static LLVMBasicBlockRef build_nest(nest_context *n, LLVMValueRef region,
         LLVMBuildICmp(builder, LLVMIntULT, next[d], n->size[d], "");
     LLVMValueRef branch = LLVMBuildCondBr(builder, more, headers[d], exits[d]);
     LLVMValueRef id_of_loop = d == 0 ? loop_id : NULL;
-    if (n->lanes) loop_metadata(context, rolled_loop_template, &id_of_loop, NULL);
+    if (n->lanes)
+      loop_metadata(context, rolled_loop_template, &id_of_loop, NULL);
     if (id_of_loop) {
       LLVMSetMetadata(branch, LLVMGetMDKindIDInContext(context, "llvm.loop", 9),
                       id_of_loop);
@@ -426,7 +446,7 @@ static LLVMBasicBlockRef build_turns(nest_context *n, LLVMValueRef region,
   LLVMBasicBlockRef preheader =
       LLVMAppendBasicBlockInContext(n->context, n->function, "sub_groups");
   LLVMPositionBuilderAtEnd(builder, preheader);
-  clear_last_flags(n);
+  clear_last_flags(n, region);
   LLVMValueRef count = LLVMBuildNUWMul(
       builder, LLVMBuildNUWMul(builder, sub_groups_in_x(n), n->size[1], ""),
       n->size[2], "sub_groups");
@@ -452,8 +472,8 @@ LLVMValueRef cc_build_work_group_loops(
     LLVMModuleRef module, LLVMValueRef body, LLVMValueRef vector_body,
     const cc_kernel_info *info, const bool *by_pointer,
     const uint32_t local_size[3], const char *symbol, bool parallel,
-    bool x_rows, unsigned regions, uint64_t flags_offset, unsigned lanes,
-    bool scalar_variant) {
+    bool x_rows, unsigned regions, uint64_t flags_offset,
+    const cc_region_exits *exits, unsigned lanes, bool scalar_variant) {
   LLVMContextRef context = LLVMGetModuleContext(module);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(context);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
@@ -487,6 +507,7 @@ LLVMValueRef cc_build_work_group_loops(
                     parallel && !lanes,
                     NULL,
                     0,
+                    NULL,
                     lanes,
                     local_size[0],
                     body,
@@ -548,11 +569,12 @@ LLVMValueRef cc_build_work_group_loops(
     LLVMValueRef items = LLVMBuildNUWMul(
         builder, LLVMBuildNUWMul(builder, n.size[0], n.size[1], ""), n.size[2],
         "items");
-    LLVMValueRef last = LLVMBuildNUWSub(builder, items, LLVMConstInt(i64, 1, 0),
-                                        "");
+    LLVMValueRef last =
+        LLVMBuildNUWSub(builder, items, LLVMConstInt(i64, 1, 0), "");
     LLVMValueRef scratch = cc_load_wg_pointer(
         builder, wg, offsetof(cpu_work_group, scratch), "scratch");
     n.flag_count = regions - 1;
+    n.exits = exits;
     for (unsigned j = 0; j < n.flag_count; j++) {
       LLVMValueRef at = LLVMBuildNUWAdd(
           builder,
@@ -563,7 +585,8 @@ LLVMValueRef cc_build_work_group_loops(
           LLVMBuildInBoundsGEP2(builder, i8, scratch, &at, 1, "last_flag");
     }
     for (unsigned r = 0; r < regions; r++) {
-      afters[r] = LLVMAppendBasicBlockInContext(context, function, "region.done");
+      afters[r] =
+          LLVMAppendBasicBlockInContext(context, function, "region.done");
       nests[r] = build_region(&n, LLVMConstInt(i32, r, 0), afters[r]);
     }
     for (unsigned r = 0; r < regions; r++) {
@@ -577,8 +600,14 @@ LLVMValueRef cc_build_work_group_loops(
       n.call_args[a + 7] = LLVMConstInt(i32, regions, 0);
       LLVMBuildCall2(builder, LLVMGlobalGetValueType(body), body, n.call_args,
                      LLVMCountParams(body), "");
-      LLVMValueRef next = LLVMConstInt(i32, 0, 0);
+      /* Not a flag for the default: the end, or else the last barrier
+       * the region can stop at. */
+      const cc_region_exits *e = exits ? &exits[r] : NULL;
+      unsigned fallback =
+          e && !e->ends && e->count ? e->barriers[e->count - 1] + 1 : 0;
+      LLVMValueRef next = LLVMConstInt(i32, fallback, 0);
       for (unsigned j = 0; j < n.flag_count; j++) {
+        if (!reads_flag(&n, r, j)) continue;
         LLVMValueRef flag = LLVMBuildLoad2(builder, i8, n.last_flags[j], "");
         next = LLVMBuildSelect(
             builder,

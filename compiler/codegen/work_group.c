@@ -232,6 +232,7 @@ typedef struct clone_result {
   bool scalar_variant; /* CPU_BINARY_KERNEL_SCALAR_VARIANT */
   bool waits;          /* sub-groups of a group may wait for each other */
   uint32_t sub_group_size;
+  cc_region_exits *exits; /* a step function's, per region */
 } clone_result;
 
 static bool has_local_pointer_arg(const cc_kernel_info *info) {
@@ -321,7 +322,7 @@ static cc_status shape_body(LLVMModuleRef module, LLVMValueRef kernel,
   if (status == cc_success && stepped) {
     status = cc_build_step_function(module, *body, info->arg_count, local_size,
                                     regions, &result->scratch,
-                                    &result->flags_offset, log);
+                                    &result->flags_offset, &result->exits, log);
   }
   if (status == cc_success &&
       (!cc_lower_local_variables(*body, LLVMGetParam(*body, info->arg_count),
@@ -495,9 +496,11 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
           ? cc_build_work_group_loops(
                 module, body, vector_body, info, by_pointer, local_size, symbol,
                 parallel, result->merges_groups, regions, result->flags_offset,
-                lanes, result->scalar_variant)
+                result->exits, lanes, result->scalar_variant)
           : NULL;
   free(by_pointer);
+  cc_region_exits_free(result->exits, regions);
+  result->exits = NULL;
   if (status != cc_success) return status;
   if (!wrapper) return cc_fail(log, cc_error_out_of_memory, "no memory");
   if (lanes) {
@@ -564,8 +567,8 @@ cc_status cc_build_work_group(LLVMModuleRef source,
   }
   if (status == cc_success) {
     LLVMModuleRef module = LLVMCloneModule(source);
-    cc_stage_done("clone", NULL);
-    clone_result result = {0, 0, 0, false, false, false, 1};
+    cc_stage_done("clone", module);
+    clone_result result = {0, 0, 0, false, false, false, 1, NULL};
     status = build_in_clone(module, name, &info, chosen, symbol, bounds_check,
                             globals, &result, log);
     if (status != cc_success && log && getenv("CLMUX_DEBUG")) {
