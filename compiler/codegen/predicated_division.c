@@ -16,7 +16,6 @@
  * division itself (with the casts LLVM sank next to it: seed 30892's
  * zext), which refines poison to the value the other lanes need. Run
  * after the optimizer, on its output. */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,23 +120,15 @@ static LLVMValueRef recompute(LLVMBuilderRef builder, LLVMValueRef value,
   return copy;
 }
 
-/* The blocks of a function, sorted by address, for dominance walks. */
+/* A function's blocks (blocks.c) and a mark for each, for the walks. */
 typedef struct {
-  LLVMBasicBlockRef *blocks;
+  cc_blocks blocks;
   bool *seen;
-  size_t count;
 } block_set;
 
-static int by_address(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t) * (const LLVMBasicBlockRef *)a;
-  uintptr_t y = (uintptr_t) * (const LLVMBasicBlockRef *)b;
-  return (x > y) - (x < y);
-}
-
 static bool *seen_of(block_set *set, LLVMBasicBlockRef block) {
-  LLVMBasicBlockRef *at =
-      bsearch(&block, set->blocks, set->count, sizeof *set->blocks, by_address);
-  return at ? &set->seen[at - set->blocks] : NULL;
+  long at = cc_block_index(&set->blocks, block);
+  return at >= 0 ? &set->seen[at] : NULL;
 }
 
 /* Whether a path from `from` (its successors on) reaches `target` without
@@ -145,8 +136,8 @@ static bool *seen_of(block_set *set, LLVMBasicBlockRef block) {
 static bool reaches(block_set *set, LLVMBasicBlockRef from,
                     LLVMBasicBlockRef target, LLVMBasicBlockRef stop,
                     LLVMBasicBlockRef avoid) {
-  memset(set->seen, 0, set->count * sizeof *set->seen);
-  LLVMBasicBlockRef *stack = malloc((set->count + 1) * sizeof *stack);
+  memset(set->seen, 0, set->blocks.count * sizeof *set->seen);
+  LLVMBasicBlockRef *stack = malloc((set->blocks.count + 1) * sizeof *stack);
   if (!stack) return true; /* the answer that changes nothing */
   size_t depth = 0;
   stack[depth++] = from;
@@ -277,20 +268,10 @@ static LLVMValueRef guarded_division(LLVMValueRef value, LLVMValueRef *casts,
 }
 
 static void repair(LLVMBuilderRef builder, LLVMValueRef function) {
-  block_set set = {0};
-  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(function); b;
-       b = LLVMGetNextBasicBlock(b)) {
-    set.count++;
-  }
-  set.blocks = malloc(set.count * sizeof *set.blocks);
-  set.seen = malloc(set.count * sizeof *set.seen);
-  if (!set.blocks || !set.seen) goto done;
-  size_t n = 0;
-  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(function); b;
-       b = LLVMGetNextBasicBlock(b)) {
-    set.blocks[n++] = b;
-  }
-  qsort(set.blocks, set.count, sizeof *set.blocks, by_address);
+  block_set set = {{0}, NULL};
+  if (!cc_blocks_init(&set.blocks, function)) goto done;
+  set.seen = malloc(set.blocks.count * sizeof *set.seen);
+  if (!set.seen) goto done;
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(function);
   for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(function); b;
        b = LLVMGetNextBasicBlock(b)) {
@@ -320,7 +301,7 @@ static void repair(LLVMBuilderRef builder, LLVMValueRef function) {
     }
   }
 done:
-  free(set.blocks);
+  cc_blocks_free(&set.blocks);
   free(set.seen);
 }
 
