@@ -68,6 +68,16 @@ void cc_stage_done(const char *name, LLVMModuleRef module) {
   record->last = timeline_now(); /* counting is not the next stage's time */
 }
 
+int64_t cc_stage_instructions(const char *name) {
+  const stage_record *record = current;
+  for (unsigned i = record ? record->count : 0; i > 0; i--) {
+    if (strcmp(record->stages[i - 1].name, name) == 0) {
+      return record->stages[i - 1].instructions;
+    }
+  }
+  return -1;
+}
+
 void cc_stages_finish(void) {
   stage_record *record = current;
   if (!record) return;

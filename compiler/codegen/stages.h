@@ -17,6 +17,10 @@ void cc_stages_start(const char *kernel, const uint32_t local_size[3]);
  * `module` is given, the instructions the module holds after it. */
 void cc_stage_done(const char *name, LLVMModuleRef module);
 
+/* The instructions counted after the last stage `name` of the calling
+ * thread's record, not yet ended; -1 if not recorded or not counted. */
+int64_t cc_stage_instructions(const char *name);
+
 /* Ends the record: CLMUX_DEBUG prints one line with every stage, the
  * timeline gets one slice a stage on the calling thread's track. */
 void cc_stages_finish(void);

@@ -447,7 +447,12 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
    * work-item, split it would be sixteen narrow values (hashcat's WPA
    * loop 5x slower). Narrower ones are split first (scalarize.c): their
    * elements are mostly taken apart (.x, .y), and the loop vectorizer,
-   * which takes a kernel the whole-function one refuses, needs them so. */
+   * which takes a kernel the whole-function one refuses, needs them so.
+   * Wide ones stay whole even then: split, each uint16 operation is
+   * sixteen scalar ones, a register's worth across work-items at best,
+   * with no rows to widen at all (one item a row), and the code grows
+   * eightfold (hashcat's NetNTLMv2 kernel: four minutes in the back-end,
+   * 5x slower). */
   bool keep_vectors = status == cc_success && cc_widest_vector(body) >= 8;
   if (status == cc_success && !keep_vectors) {
     status = cc_scalarize_vector_types(module, body, reads_images, log);
@@ -487,9 +492,6 @@ static cc_status build_in_clone(LLVMModuleRef module, const char *name,
    * sub-groups of one. */
   if (status == cc_success) cc_lower_sub_groups_scalar(body);
   result->sub_group_size = vector_body && !result->merges_groups ? lanes : 1;
-  if (status == cc_success && keep_vectors && !vector_body) {
-    status = cc_scalarize_vector_types(module, body, reads_images, log);
-  }
   bool parallel = regions > 0 || (body && !has_alloca(body));
   LLVMValueRef wrapper =
       status == cc_success
