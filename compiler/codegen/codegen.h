@@ -110,6 +110,13 @@ cc_status cc_codegen_split(LLVMModuleRef source, const char *const *names,
                            uint32_t count, LLVMModuleRef *modules,
                            cc_log *log);
 
+/* Drops from `module` (a linked program) every function no kernel
+ * reaches: a program including a library of helpers (hashcat's
+ * KERNEL_STATIC sources) would otherwise carry them through every copy
+ * and build. So go __constant variables none reaches; __global ones stay
+ * (the host sees their sizes). */
+cc_status cc_codegen_drop_unreached(LLVMModuleRef module, cc_log *log);
+
 /* Builtin library functions whose names start with this stay out of line
  * (every other helper is inlined into the kernel): their calls carry
  * vector variants that the loop vectorizer calls instead (their vector

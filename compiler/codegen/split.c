@@ -42,6 +42,28 @@ cc_status cc_keep_only(LLVMModuleRef module, const LLVMValueRef *keep,
   return cc_run_passes(module, "globaldce", log);
 }
 
+cc_status cc_codegen_drop_unreached(LLVMModuleRef module, cc_log *log) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(module); f;
+       f = LLVMGetNextFunction(f)) {
+    if (!LLVMIsDeclaration(f) &&
+        LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv) {
+      LLVMSetLinkage(f, LLVMInternalLinkage);
+      LLVMSetVisibility(f, LLVMDefaultVisibility);
+    }
+  }
+  /* __constant variables (address space 2) the host cannot see: tables of
+   * ciphers a program does not use would be copied with every copy. */
+  for (LLVMValueRef g = LLVMGetFirstGlobal(module); g;
+       g = LLVMGetNextGlobal(g)) {
+    if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) != LLVMAppendingLinkage &&
+        LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 2) {
+      LLVMSetLinkage(g, LLVMInternalLinkage);
+      LLVMSetVisibility(g, LLVMDefaultVisibility);
+    }
+  }
+  return cc_run_passes(module, "globaldce", log);
+}
+
 /* Keeps in `module` the kernels names[0 .. count) (found beforehand). */
 static cc_status keep_kernels(LLVMModuleRef module, const char *const *names,
                               uint32_t count, cc_log *log) {

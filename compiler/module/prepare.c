@@ -1,6 +1,8 @@
 /* clmux compiler — the module layer: what turns a linked program into one
- * codegen can specialize. printf calls become records for the runtime, the
- * builtin library supplies what the program calls (only that), and every
+ * codegen can specialize. What no kernel reaches goes first (a program
+ * may include a whole library of helpers: hashcat's sources carry every
+ * cipher's code and tables), printf calls become records for the runtime,
+ * the builtin library supplies what the program calls (only that), and every
  * builtin the library does not have yet is named, so a kernel using one
  * fails with a clear reason instead of a loader error. Math calls that
  * relaxed-math options cover go to the faster native_ forms first. */
@@ -27,6 +29,13 @@ static bool missing_builtin(LLVMValueRef function) {
 
 cc_module_result cc_prepare_executable(LLVMModuleRef llvm, bool relaxed_math,
                                        cc_text *log) {
+  {
+    cc_log reason = {""};
+    if (cc_codegen_drop_unreached(llvm, &reason) != cc_success) {
+      cc_text_add(log, "error: %s\n", reason.text);
+      return CC_MODULE_INTERNAL_ERROR;
+    }
+  }
 #ifdef CC_HAVE_PRINTF
   {
     cc_log reason = {""};
