@@ -31,8 +31,7 @@
 #include <unistd.h>
 
 #include "kernel_gen.h"
-
-enum { OUTPUT_IMAGE_W = 64 };
+#include "kernel_run.h"
 
 typedef struct config {
   const char *name;
@@ -47,8 +46,10 @@ static const config configs[] = {
 };
 enum { CONFIG_COUNT = sizeof configs / sizeof *configs };
 
-/* What a configuration made of one seed. */
-enum { RAN, REFUSED, FAILED, CRASHED, HUNG, NOT_RUN };
+/* What a configuration made of one seed: kernel_run's outcomes, then
+ * what the parent sees of a child that never reported. */
+enum { RAN = KERNEL_RAN, REFUSED = KERNEL_REFUSED, FAILED = KERNEL_FAILED,
+       CRASHED, HUNG, NOT_RUN };
 static const char *const status_names[] = {
     "ran", "refused to build", "failed to run", "crashed", "hung", "not run"};
 
@@ -96,108 +97,6 @@ static void write_all(int fd, const void *data, size_t size) {
   }
 }
 
-static size_t output_rows(const kernel_case *c) {
-  return (c->global + OUTPUT_IMAGE_W - 1) / OUTPUT_IMAGE_W;
-}
-
-/* Runs one case; the outputs go to *words (malloc'd), or the build log to
- * *log. */
-static int run_case(cl_context context, cl_command_queue queue,
-                    cl_device_id device, uint64_t seed, const kernel_case *c,
-                    uint32_t **words, uint32_t *count, char **log) {
-  cl_int error = CL_SUCCESS;
-  const char *text = c->source;
-  cl_program program =
-      clCreateProgramWithSource(context, 1, &text, NULL, &error);
-  if (error != CL_SUCCESS) return FAILED;
-  if (clBuildProgram(program, 1, &device, "", NULL, NULL) != CL_SUCCESS) {
-    size_t size = 0;
-    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL,
-                          &size);
-    *log = calloc(1, size + 1);
-    if (*log) {
-      clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, *log,
-                            NULL);
-    }
-    clReleaseProgram(program);
-    return REFUSED;
-  }
-  cl_kernel kernel = clCreateKernel(program, "fuzz", &error);
-  int status = error == CL_SUCCESS ? RAN : FAILED;
-  size_t n = c->global, rows = output_rows(c);
-  size_t image_words = OUTPUT_IMAGE_W * rows * 4;
-  *count = (uint32_t)(n + KERNEL_GEN_COUNTERS + (c->images ? image_words : 0));
-  *words = calloc(*count, sizeof **words);
-  uint32_t *input = malloc(n * sizeof *input);
-  uint32_t picture[KERNEL_GEN_IMAGE_W * KERNEL_GEN_IMAGE_H * 4];
-  if (!*words || !input) abort();
-  for (size_t i = 0; i < n; i++) input[i] = kernel_gen_input(seed, i);
-  for (size_t i = 0; i < KERNEL_GEN_COUNTERS; i++) {
-    (*words)[n + i] = kernel_gen_input(seed, 1000000 + i);
-  }
-  for (size_t i = 0; i < sizeof picture / sizeof *picture; i++) {
-    picture[i] = kernel_gen_input(seed, 2000000 + i);
-  }
-  cl_mem in =
-      clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, n * 4, input, &error);
-  cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, n * 4, NULL, &error);
-  cl_mem counters = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR,
-                                   KERNEL_GEN_COUNTERS * 4, *words + n, &error);
-  cl_mem image = NULL, out_image = NULL;
-  cl_image_format format = {CL_RGBA, CL_UNSIGNED_INT32};
-  if (c->images) {
-    image = clCreateImage2D(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                            &format, KERNEL_GEN_IMAGE_W, KERNEL_GEN_IMAGE_H, 0,
-                            picture, &error);
-    out_image = clCreateImage2D(
-        context, CL_MEM_WRITE_ONLY | CL_MEM_COPY_HOST_PTR, &format,
-        OUTPUT_IMAGE_W, rows, 0, *words + n + KERNEL_GEN_COUNTERS, &error);
-  }
-  cl_uint words_n = (cl_uint)n;
-  if (status == RAN) {
-    error = clSetKernelArg(kernel, 0, sizeof in, &in);
-    error |= clSetKernelArg(kernel, 1, sizeof out, &out);
-    error |= clSetKernelArg(kernel, 2, sizeof counters, &counters);
-    error |= clSetKernelArg(kernel, 3, sizeof words_n, &words_n);
-    error |= clSetKernelArg(kernel, 4, sizeof c->k0, &c->k0);
-    error |= clSetKernelArg(kernel, 5, sizeof c->k1, &c->k1);
-    if (c->images) {
-      error |= clSetKernelArg(kernel, 6, sizeof image, &image);
-      error |= clSetKernelArg(kernel, 7, sizeof out_image, &out_image);
-    }
-    size_t global = c->global, local = c->local;
-    if (error == CL_SUCCESS) {
-      error = clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
-                                     local ? &local : NULL, 0, NULL, NULL);
-    }
-    if (error == CL_SUCCESS) {
-      error = clEnqueueReadBuffer(queue, out, CL_TRUE, 0, n * 4, *words, 0,
-                                  NULL, NULL);
-    }
-    if (error == CL_SUCCESS) {
-      error = clEnqueueReadBuffer(queue, counters, CL_TRUE, 0,
-                                  KERNEL_GEN_COUNTERS * 4, *words + n, 0, NULL,
-                                  NULL);
-    }
-    if (error == CL_SUCCESS && c->images) {
-      size_t origin[3] = {0, 0, 0}, region[3] = {OUTPUT_IMAGE_W, rows, 1};
-      error =
-          clEnqueueReadImage(queue, out_image, CL_TRUE, origin, region, 0, 0,
-                             *words + n + KERNEL_GEN_COUNTERS, 0, NULL, NULL);
-    }
-    if (error != CL_SUCCESS) status = FAILED;
-  }
-  clReleaseMemObject(in);
-  clReleaseMemObject(out);
-  clReleaseMemObject(counters);
-  if (image) clReleaseMemObject(image);
-  if (out_image) clReleaseMemObject(out_image);
-  if (kernel) clReleaseKernel(kernel);
-  clReleaseProgram(program);
-  free(input);
-  return status;
-}
-
 static void make_case(uint64_t seed, kernel_case *c);
 
 static void child(const config *cfg, uint64_t first, uint64_t end, int timeout,
@@ -213,12 +112,12 @@ static void child(const config *cfg, uint64_t first, uint64_t end, int timeout,
   for (uint64_t seed = first; seed < end; seed++) {
     kernel_case c;
     make_case(seed, &c);
-    uint32_t *words = NULL, count = 0;
-    char *log = NULL;
+    kernel_run_output output = {0};
     alarm((unsigned)timeout);
-    int status =
-        run_case(context, queue, device, seed, &c, &words, &count, &log);
+    int status = kernel_run(context, queue, device, seed, &c, &output);
     alarm(0);
+    uint32_t *words = output.words, count = output.count;
+    char *log = output.log;
     record r = {seed, status, status == RAN ? count : 0};
     if (status == REFUSED && log) r.words = (uint32_t)(strlen(log) + 4) / 4;
     write_all(fd, &r, sizeof r);
