@@ -56,8 +56,11 @@ int bench_each_platform(void (*bench)(cl_platform_id platform, void *result,
     char *slot = (char *)results + (size_t)found * result_size;
     ssize_t size = read(channel[0], slot, result_size);
     close(channel[0]);
-    waitpid(child, NULL, 0);
-    if (size == 0) break; /* no platform at this index */
+    int status = 0;
+    waitpid(child, &status, 0);
+    /* Nothing written and a clean exit: no platform at this index (a
+     * child that died before writing is a platform that failed). */
+    if (size == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) break;
     if (size != (ssize_t)result_size) {
       memset(slot, 0, result_size);
       name_failed(slot, index);
