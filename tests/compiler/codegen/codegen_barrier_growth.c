@@ -34,18 +34,11 @@ static void reference(unsigned steps, uint32_t group, uint32_t *out) {
 
 /* Builds and runs `name`; the optimized module's instructions. */
 static uint64_t build_and_run(const char *name, unsigned steps) {
-  cc_kernel_request request = {name, {local, 1, 1}, false, NULL, false};
-  uint8_t *binary = NULL;
+  const uint32_t local_size[3] = {local, 1, 1};
   size_t size = 0;
   LLVMModuleRef built = NULL;
-  cc_log log = {""};
-  cc_status status = cc_codegen_build(target, module, &request, 1, &binary,
-                                      &size, &built, &log);
-  CHECK_INT(cc_success, status);
-  if (status != cc_success) {
-    fprintf(stderr, "%s: %s\n", name, log.text);
-    return 0;
-  }
+  uint8_t *binary = build_one(target, module, name, local_size, &size, &built);
+  if (!binary) return 0;
   uint64_t instructions = cc_module_instructions(built);
   LLVMDisposeModule(built);
   mux_executable_t executable = NULL;

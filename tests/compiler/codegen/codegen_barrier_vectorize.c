@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bitcode.h"
+#include "build_one.h"
 #include "check.h"
 #include "codegen.h"
 
@@ -40,20 +41,12 @@ static int check_kernel(const cc_target *target, LLVMModuleRef source,
                         const char *a, const char *b, const char *not_a,
                         const char *not_b, const char *asm_a,
                         const char *asm_b, unsigned width) {
-  cc_kernel_request request = {
-      name, {local[0], local[1], local[2]}, false, NULL, false};
-  uint8_t *binary = NULL;
   size_t size = 0;
   LLVMModuleRef module = NULL;
-  cc_log log = {""};
-  cc_status status = cc_codegen_build(target, source, &request, 1, &binary,
-                                      &size, &module, &log);
-  CHECK_INT(cc_success, status);
-  if (status != cc_success) {
-    fprintf(stderr, "%s: %s\n", name, log.text);
-    return -1;
-  }
+  uint8_t *binary = build_one(target, source, name, local, &size, &module);
+  if (!binary) return -1;
   free(binary);
+  cc_log log = {""};
   char *ir = LLVMPrintModuleToString(module);
   if (getenv("CLMUX_CODEGEN_DUMP")) fputs(ir, stdout);
   /* `b` may name a width with %u: the host's, or twice it (the

@@ -17,38 +17,15 @@
 #include <string.h>
 
 #include "bitcode.h"
+#include "build_one.h"
 #include "check.h"
 #include "codegen.h"
-
-/* The optimized IR of kernel `name` specialized for `local` (dispose with
- * LLVMDisposeMessage), or NULL after a failed check. */
-static char *built_ir(const cc_target *target, LLVMModuleRef source,
-                      const char *name, const uint32_t local[3]) {
-  cc_kernel_request request = {
-      name, {local[0], local[1], local[2]}, false, NULL, false};
-  uint8_t *binary = NULL;
-  size_t size = 0;
-  LLVMModuleRef module = NULL;
-  cc_log log = {""};
-  cc_status status = cc_codegen_build(target, source, &request, 1, &binary,
-                                      &size, &module, &log);
-  CHECK_INT(cc_success, status);
-  if (status != cc_success) {
-    fprintf(stderr, "%s: %s\n", name, log.text);
-    return NULL;
-  }
-  free(binary);
-  char *ir = LLVMPrintModuleToString(module);
-  LLVMDisposeModule(module);
-  if (getenv("CLMUX_CODEGEN_DUMP")) fputs(ir, stdout);
-  return ir;
-}
 
 static void check_divergent(const cc_target *target, LLVMModuleRef source,
                             const char *name, const uint32_t local[3],
                             const char *vector, const char *lanes,
                             bool masked) {
-  char *ir = built_ir(target, source, name, local);
+  char *ir = build_one_ir(target, source, name, local);
   if (!ir) return;
   bool wide = strstr(ir, vector) != NULL;
   bool any = strstr(ir, lanes) != NULL;
@@ -73,7 +50,7 @@ static void check_divergent(const cc_target *target, LLVMModuleRef source,
  * neither gathers nor scatters. */
 static void check_records(const cc_target *target, LLVMModuleRef source,
                           const char *name, const uint32_t local[3]) {
-  char *ir = built_ir(target, source, name, local);
+  char *ir = build_one_ir(target, source, name, local);
   if (!ir) return;
   bool gathers = strstr(ir, "@llvm.masked.gather") != NULL ||
                  strstr(ir, "@llvm.masked.scatter") != NULL;
@@ -95,7 +72,7 @@ static void check_records(const cc_target *target, LLVMModuleRef source,
 static void check_whole(const cc_target *target, LLVMModuleRef source,
                         const char *name, const uint32_t local[3],
                         bool masked) {
-  char *ir = built_ir(target, source, name, local);
+  char *ir = build_one_ir(target, source, name, local);
   if (!ir) return;
   bool whole = strstr(ir, "\"" CC_VECTOR_LANES_ATTRIBUTE "\"=") != NULL;
   bool under_mask = strstr(ir, "@llvm.masked.store") != NULL;
@@ -116,7 +93,7 @@ static void check_whole(const cc_target *target, LLVMModuleRef source,
 static void check_lanes(const cc_target *target, LLVMModuleRef source,
                         const char *name, unsigned lanes) {
   const uint32_t local[3] = {256, 1, 1};
-  char *ir = built_ir(target, source, name, local);
+  char *ir = build_one_ir(target, source, name, local);
   if (!ir) return;
   char wanted[64];
   snprintf(wanted, sizeof wanted, "\"%s\"=\"%u\"", CC_VECTOR_LANES_ATTRIBUTE,

@@ -27,19 +27,10 @@ static LLVMModuleRef module;
  * *ir gets the optimized IR when ir is not NULL. */
 static mux_executable_t build(const char *name, const uint32_t local[3],
                               char **ir) {
-  cc_kernel_request request = {
-      name, {local[0], local[1], local[2]}, false, NULL, false};
-  uint8_t *binary = NULL;
   size_t size = 0;
   LLVMModuleRef built = NULL;
-  cc_log log = {""};
-  cc_status status = cc_codegen_build(target, module, &request, 1, &binary,
-                                      &size, &built, &log);
-  CHECK_INT(cc_success, status);
-  if (status != cc_success) {
-    fprintf(stderr, "%s: %s\n", name, log.text);
-    return NULL;
-  }
+  uint8_t *binary = build_one(target, module, name, local, &size, &built);
+  if (!binary) return NULL;
   if (ir) *ir = LLVMPrintModuleToString(built);
   if (ir && getenv("CLMUX_CODEGEN_DUMP")) fputs(*ir, stdout);
   LLVMDisposeModule(built);

@@ -16,18 +16,9 @@ enum { count = 1680 }; /* a multiple of 16, 7 and 5 */
 /* Whether the optimized work-group function of `name` (local size 16)
  * reads wg's variant and branches on it. */
 static bool reads_variant(LLVMModuleRef module, const char *name) {
-  cc_kernel_request request = {name, {16, 1, 1}, false, NULL, false};
-  uint8_t *binary = NULL;
-  size_t size = 0;
-  LLVMModuleRef built = NULL;
-  cc_log log = {""};
-  CHECK_INT(cc_success, cc_codegen_build(target, module, &request, 1, &binary,
-                                         &size, &built, &log));
-  free(binary);
-  if (!built) return false;
-  char *ir = LLVMPrintModuleToString(built);
-  LLVMDisposeModule(built);
-  if (getenv("CLMUX_CODEGEN_DUMP")) fputs(ir, stdout);
+  const uint32_t local[3] = {16, 1, 1};
+  char *ir = build_one_ir(target, module, name, local);
+  if (!ir) return false;
   bool reads = strstr(ir, "%variant = load i32") != NULL;
   LLVMDisposeMessage(ir);
   return reads;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bitcode.h"
+#include "build_one.h"
 #include "check.h"
 #include "codegen.h"
 
@@ -167,14 +168,12 @@ static void test_compiler_used(const cc_target *target, LLVMModuleRef source) {
   LLVMSetInitializer(used, array);
   LLVMSetLinkage(used, LLVMAppendingLinkage);
   LLVMSetSection(used, "llvm.metadata");
-  cc_kernel_request request = {"vector_add", {16, 1, 1}, false, NULL, false};
-  uint8_t *binary = NULL;
+  const uint32_t local[3] = {16, 1, 1};
   size_t size = 0;
   LLVMModuleRef built = NULL;
-  cc_log log = {""};
-  CHECK_INT(cc_success, cc_codegen_build(target, module, &request, 1, &binary,
-                                         &size, &built, &log));
-  if (built) {
+  uint8_t *binary =
+      build_one(target, module, "vector_add", local, &size, &built);
+  if (binary) {
     CHECK(LLVMGetNamedGlobal(built, "llvm.compiler.used") != NULL);
     CHECK(LLVMGetNamedFunction(built, "_ZGVeN16v_clmux_test") != NULL);
     LLVMDisposeModule(built);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bitcode.h"
+#include "build_one.h"
 #include "codegen.h"
 #include "mux_test.h"
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bitcode.h"
+#include "build_one.h"
 #include "check.h"
 #include "codegen.h"
 
@@ -37,20 +38,12 @@ static bool has_add(const char *assembly, const char *registers) {
 static void check_vectorized(const cc_target *target, LLVMModuleRef source,
                              const char *name, const uint32_t local[3],
                              unsigned lanes, const char *instruction) {
-  cc_kernel_request request = {
-      name, {local[0], local[1], local[2]}, false, NULL, false};
-  uint8_t *binary = NULL;
   size_t size = 0;
   LLVMModuleRef module = NULL;
-  cc_log log = {""};
-  cc_status status = cc_codegen_build(target, source, &request, 1, &binary,
-                                      &size, &module, &log);
-  CHECK_INT(cc_success, status);
-  if (status != cc_success) {
-    fprintf(stderr, "%s: %s\n", name, log.text);
-    return;
-  }
+  uint8_t *binary = build_one(target, source, name, local, &size, &module);
+  if (!binary) return;
   free(binary);
+  cc_log log = {""};
   char *ir = LLVMPrintModuleToString(module);
   if (getenv("CLMUX_CODEGEN_DUMP")) fputs(ir, stdout);
   bool found_vector = false;

@@ -64,21 +64,15 @@ static uint32_t reference(const uint32_t *in, const uint32_t *key,
 /* Builds rounds16 for `local` items a group and runs it; the growth of the
  * work-group loops stage over the body the vectorizer was given. */
 static double build_and_run(uint32_t local) {
-  cc_kernel_request request = {"rounds16", {local, 1, 1}, false, NULL, false};
-  uint8_t *binary = NULL;
+  const uint32_t local_size[3] = {local, 1, 1};
   size_t size = 0;
-  cc_log log = {""};
-  cc_stages_start("rounds16", request.local_size);
-  cc_status status = cc_codegen_build(target, module, &request, 1, &binary,
-                                      &size, NULL, &log);
+  cc_stages_start("rounds16", local_size);
+  uint8_t *binary =
+      build_one(target, module, "rounds16", local_size, &size, NULL);
   int64_t given = cc_stage_instructions("vectorize");
   int64_t loops = cc_stage_instructions("work-group loops");
   cc_stages_finish();
-  CHECK_INT(cc_success, status);
-  if (status != cc_success) {
-    fprintf(stderr, "local %u: %s\n", local, log.text);
-    return 0;
-  }
+  if (!binary) return 0;
   CHECK(given > 0 && loops > 0);
   mux_executable_t executable = NULL;
   REQUIRE(muxCreateExecutable(device, binary, size, mux_test_allocator,
