@@ -3,13 +3,15 @@
  * Each seed makes a kernel and its inputs (kernel_gen.c). Every
  * configuration runs it in a child process of its own: clmux as users get
  * it (vectorized across work-items), clmux with CLMUX_VECTORIZE=0 (one
- * work-item at a time, no structurizer) and, with --pocl, PoCL through the
- * same loader. The outputs (the buffer every work-item writes, the atomic
- * counters, the output image) must agree byte for byte. A disagreement, a
- * crash, a hang or a kernel one configuration refuses is saved as a
- * reproducer: the kernel's source and what differed, rerun with --seed.
+ * work-item at a time, no structurizer) and, with --pocl and --rusticl,
+ * PoCL and Mesa's rusticl (on llvmpipe) through the same loader: where
+ * clmux and PoCL differ, a third implementation says which is odd. The outputs
+ * (the buffer every work-item writes, the atomic counters, the output image)
+ * must agree byte for byte. A disagreement, a crash, a hang or a kernel one
+ * configuration refuses is saved as a reproducer: the kernel's source and what
+ * differed, rerun with --seed.
  *
- *   clmux-kernel-fuzz [-n COUNT] [-s FIRST] [--size N] [--pocl]
+ *   clmux-kernel-fuzz [-n COUNT] [-s FIRST] [--size N] [--pocl] [--rusticl]
  *                     [--save DIR] [--timeout SECONDS] [--seed N]
  *
  * The last line is "N passed, N failed" over the seeds. */
@@ -43,13 +45,23 @@ static const config configs[] = {
     {"clmux", "clmux", false},
     {"clmux-one-at-a-time", "clmux", true},
     {"pocl", "Portable Computing Language", false},
+    {"rusticl", "rusticl", false},
 };
 enum { CONFIG_COUNT = sizeof configs / sizeof *configs };
+/* The configurations of this run: clmux's two, then the platforms asked
+ * for. */
+static const config *chosen[CONFIG_COUNT];
 
 /* What a configuration made of one seed: kernel_run's outcomes, then
  * what the parent sees of a child that never reported. */
-enum { RAN = KERNEL_RAN, REFUSED = KERNEL_REFUSED, FAILED = KERNEL_FAILED,
-       CRASHED, HUNG, NOT_RUN };
+enum {
+  RAN = KERNEL_RAN,
+  REFUSED = KERNEL_REFUSED,
+  FAILED = KERNEL_FAILED,
+  CRASHED,
+  HUNG,
+  NOT_RUN
+};
 static const char *const status_names[] = {
     "ran", "refused to build", "failed to run", "crashed", "hung", "not run"};
 
@@ -103,6 +115,8 @@ static void child(const config *cfg, uint64_t first, uint64_t end, int timeout,
                   int fd) {
   if (cfg->scalar) setenv("CLMUX_VECTORIZE", "0", 1);
   setenv("CLMUX_CACHE", "0", 1); /* thousands of kernels seen once */
+  setenv("POCL_KERNEL_CACHE", "0", 0);
+  setenv("RUSTICL_ENABLE", "llvmpipe", 0); /* rusticl's CPU device */
   cl_device_id device = find_device(cfg->platform);
   if (!device) _exit(2);
   cl_int error = CL_SUCCESS;
@@ -237,7 +251,7 @@ static void run_configs(int count, result **results) {
       exit(2);
     }
     unlink(name);
-    runners[k] = (runner){&configs[k], results[k], fd, 0, first_seed, -1};
+    runners[k] = (runner){chosen[k], results[k], fd, 0, first_seed, -1};
     start(&runners[k]);
     running++;
   }
@@ -313,7 +327,7 @@ static const char *differ(const result *a, const result *b, char *text,
 }
 
 int main(int argc, char **argv) {
-  bool pocl = false, print = false;
+  bool pocl = false, rusticl = false, print = false;
   const char *save = "fuzz-reproducers";
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-n") && i + 1 < argc) {
@@ -334,10 +348,12 @@ int main(int argc, char **argv) {
       source_file = argv[++i];
     } else if (!strcmp(argv[i], "--pocl")) {
       pocl = true;
+    } else if (!strcmp(argv[i], "--rusticl")) {
+      rusticl = true;
     } else {
       fprintf(
           stderr,
-          "usage: %s [-n COUNT] [-s FIRST] [--size N] [--pocl] "
+          "usage: %s [-n COUNT] [-s FIRST] [--size N] [--pocl] [--rusticl] "
           "[--save DIR] [--timeout SECONDS] [--seed N [--file KERNEL.cl]]\n",
           argv[0]);
       return 2;
@@ -351,7 +367,11 @@ int main(int argc, char **argv) {
            c.local, c.k0, c.k1);
     kernel_case_free(&c);
   }
-  int config_count = pocl ? CONFIG_COUNT : 2;
+  int config_count = 0;
+  chosen[config_count++] = &configs[0];
+  chosen[config_count++] = &configs[1];
+  if (pocl) chosen[config_count++] = &configs[2];
+  if (rusticl) chosen[config_count++] = &configs[3];
   result *results[CONFIG_COUNT];
   for (int k = 0; k < config_count; k++) {
     results[k] = calloc(seed_count, sizeof **results);
@@ -377,7 +397,7 @@ int main(int argc, char **argv) {
     const char *what = NULL;
     for (int k = 1; k < config_count; k++) {
       if (differ(&results[0][s], &results[k][s], one, sizeof one,
-                 configs[0].name, configs[k].name)) {
+                 chosen[0]->name, chosen[k]->name)) {
         size_t used = strlen(text);
         snprintf(text + used, sizeof text - used, "%s%s", used ? "; " : "",
                  one);
@@ -400,7 +420,7 @@ int main(int argc, char **argv) {
     if (what) {
       failed++;
       if (differ(&results[0][s], &results[1][s], one, sizeof one,
-                 configs[0].name, configs[1].name)) {
+                 chosen[0]->name, chosen[1]->name)) {
         clmux_split++;
       } else if (all_refused) {
         unbuildable++;
@@ -418,7 +438,7 @@ int main(int argc, char **argv) {
     bool any = false;
     for (uint64_t s = 0; s < seed_count; s++)
       any |= results[k][s].status != NOT_RUN;
-    printf(" %s%s", configs[k].name, any ? "" : " (not found)");
+    printf(" %s%s", chosen[k]->name, any ? "" : " (not found)");
   }
   printf(
       "\nresults: %u ran, %u refused, %u failed to run, %u crashed, %u hung\n",
