@@ -21,13 +21,13 @@
  * not plain scalars (private arrays, structs used through pointers) live
  * in scratch all the time: shared stack memory would be wrong for the
  * parallel x loop. */
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Target.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "work_group_abi.h"
 
 bool cc_is_barrier_name(const char *name) {
   return strcmp(name, "_Z7barrierj") == 0 ||

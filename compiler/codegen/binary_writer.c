@@ -1,11 +1,11 @@
 /* clmux compiler — code generation: writes the CPU target's executable
- * container (source/mux/cpu/binary_format.h): header, kernel table,
+ * container (include/clmux/cpu_abi/binary_format.h): header, kernel table,
  * strings, then the object 16-byte aligned. The loader in
  * source/mux/cpu/executable.c checks every field written here. */
+#include <clmux/cpu_abi/binary_format.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "binary_format.h"
 #include "internal.h"
 
 static void put_u32(uint8_t *at, uint32_t value) {

@@ -14,13 +14,13 @@
  * when no lane takes them, so the access stays a (masked) vector access.
  * An address built from something else (a pointer loaded from memory, a
  * select between two buffers) is not checked. */
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <llvm-c/Target.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "work_group_abi.h"
 
 #define REPORT_NAME "__clmux_bounds_report"
 #define MAX_DEPTH 32

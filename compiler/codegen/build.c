@@ -1,11 +1,11 @@
 /* clmux compiler — code generation: several kernels of one module into one
  * optimized object and one executable container. */
+#include <clmux/cpu_abi/binary_format.h>
 #include <llvm-c/Linker.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "binary_format.h"
 #include "internal.h"
 #include "stages.h"
 #include "sub_groups.h"

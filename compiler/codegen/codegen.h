@@ -3,9 +3,10 @@
  * From an OpenCL kernel in LLVM IR (as Clang 19 emits it for OpenCL C 1.2
  * with -ffake-address-space-map -fdeclare-opencl-builtins
  * -finclude-default-header -O2 -disable-llvm-passes) to a work-group
- * function with the ABI of source/mux/cpu/work_group_abi.h, optimized and
- * vectorized across work-item x for the host CPU, emitted as an object and
- * wrapped in the container of source/mux/cpu/binary_format.h.
+ * function with the ABI of include/clmux/cpu_abi/work_group_abi.h,
+ * optimized and vectorized across work-item x for the host CPU, emitted as
+ * an object and wrapped in the container of
+ * include/clmux/cpu_abi/binary_format.h.
  *
  * Barriers (also in called functions, loops and uniform conditionals) cut
  * the kernel into regions, each its own vectorized work-item loop nest;

@@ -7,11 +7,11 @@
  * 4-float loads, arithmetic and stores; the dispatcher runs it when every
  * image argument of the launch has that format (the common float-pixel
  * case), else the general version. */
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "work_group_abi.h"
 
 /* CL_RGBA and CL_FLOAT (and their CLK_ twins), as views store them. */
 #define ORDER_RGBA 0x10B5u

@@ -1,12 +1,12 @@
 /* clmux compiler — code generation: where each kernel argument lies in the
  * argument block of the work-group ABI (work_group_abi.h), read from the
  * kernel's parameter types and Clang's kernel_arg metadata. */
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <llvm-c/Target.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "work_group_abi.h"
 
 LLVMValueRef cc_function_metadata_operand(LLVMValueRef function,
                                           const char *kind, unsigned index) {

@@ -3,12 +3,12 @@
  * local memory (wg->local_memory), so each variable the kernel reaches
  * (also through called functions and kernels) gets a fixed offset there,
  * in module order, and its uses in the body become pointers into it. */
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <llvm-c/Target.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "work_group_abi.h"
 
 /* A growable set of values, small enough for linear search. */
 typedef struct value_set {

@@ -8,6 +8,7 @@
  * calling the step function with its constant region number, so that after
  * inlining each nest holds only its region; after a nest, the barrier the
  * work-items stopped at selects the next nest. */
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <llvm-c/IRReader.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -15,7 +16,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "work_group_abi.h"
 
 /* C has no constructor for distinct metadata nodes; parse them. The nodes
  * belong to the context and outlive the template module. */

@@ -6,10 +6,10 @@
  * of the CPU target's pause point (work_group_abi.h), which now and then
  * lets the group's other sub-groups run; the work-group function then
  * runs its sub-groups through the target's scheduler (loops.c). */
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <stdlib.h>
 
 #include "internal.h"
-#include "work_group_abi.h"
 
 /* Whether `inst` can see, or make, another sub-group's progress. */
 static bool synchronizes(LLVMValueRef inst) {

@@ -3,12 +3,12 @@
  * strided work computes lane 0, varying work is widened; memory goes
  * through masked loads and stores, gathers and scatters; what has side
  * effects, or no vector form, runs once per active lane in lane order. */
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sub_groups.h"
 #include "wfv.h"
-#include "work_group_abi.h"
 
 static unsigned components(LLVMTypeRef type) {
   return LLVMGetTypeKind(type) == LLVMVectorTypeKind ? LLVMGetVectorSize(type)

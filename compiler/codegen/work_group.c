@@ -5,6 +5,7 @@
  * work-item functions by those ids and the __local variables by pointers into
  * the group's local memory, cut a kernel with barriers into regions
  * (barriers.c), wrap the body in work-item loops, internalize the rest. */
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <llvm-c/Analysis.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -14,7 +15,6 @@
 #include "internal.h"
 #include "stages.h"
 #include "sub_groups.h"
-#include "work_group_abi.h"
 
 /* Names a module-local helper cannot clash with (the user's cannot start
  * with a double underscore). */

@@ -1,12 +1,13 @@
 /* clmux compiler — code generation: the OpenCL work-item functions
  * (get_global_id and friends, by their Clang-mangled names) become values
  * computed from the work-item loop's indices and the cpu_work_group. */
+#include <clmux/cpu_abi/printf_record.h>
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
 #include "sub_groups.h"
-#include "work_group_abi.h"
 
 typedef enum work_item_query {
   query_global_id,

@@ -3,7 +3,7 @@
  * (clLinkProgram, clBuildProgram), serialized (CL_PROGRAM_BINARIES) and
  * reloaded, its kernels listed with the metadata clGetKernel*Info needs, and
  * each kernel specialized per local size into the executable container of
- * source/mux/cpu/binary_format.h, cached in memory.
+ * include/clmux/cpu_abi/binary_format.h, cached in memory.
  *
  * clBuildProgram = cc_module_compile + cc_module_link (one input) +
  * cc_module_finalize. A program created from a binary of ours is
@@ -17,13 +17,13 @@
 #ifndef CLMUX_COMPILER_MODULE_H
 #define CLMUX_COMPILER_MODULE_H
 
+#include <clmux/cpu_abi/work_group_abi.h> /* cpu_bounds_record */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "frontend.h"       /* cc_header */
-#include "spirv.h"          /* cc_spirv_value */
-#include "work_group_abi.h" /* cpu_bounds_record */
+#include "frontend.h" /* cc_header */
+#include "spirv.h"    /* cc_spirv_value */
 
 typedef struct cc_module cc_module;
 

@@ -1,13 +1,15 @@
 /* clmux compiler — printf calls become records for the CPU target's
- * printf runtime (see printf_lower.h and the record layout in cpu.h). */
+ * printf runtime (see printf_lower.h and the record layout in
+ * include/clmux/cpu_abi/printf_record.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <clmux/cpu_abi/printf_record.h>
+#include <clmux/cpu_abi/work_group_abi.h> /* CPU_MAX_WORK_GROUP_SIZE */
 #include <llvm-c/Target.h>
 
-#include "cpu.h"
 #include "printf_lower.h"
 
 static cc_status fail(cc_log *log, cc_status status, const char *format, ...)

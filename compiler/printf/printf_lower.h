@@ -3,7 +3,7 @@
  * cc_printf_lower rewrites every call of printf in a module as Clang emits
  * it (i32 @printf(ptr addrspace(2), ...)) into a record on the stack and a
  * call of the CPU target's entry point CPU_PRINTF_SYMBOL (record layout in
- * source/mux/cpu/cpu.h); the call's result (0, or -1 when the work-group's
+ * include/clmux/cpu_abi/printf_record.h); the call's result (0, or -1 when the work-group's
  * printf buffer is full) replaces printf's. The record holds the
  * work-item's local linear id (from get_local_id/get_local_size, which
  * code generation lowers), the format's address and each argument's bytes;

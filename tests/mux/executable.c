@@ -4,15 +4,14 @@
  * right thing; malformed binaries of every kind are refused with
  * mux_error_invalid_binary, and unknown kernel names with
  * mux_error_missing_kernel. */
+#include <clmux/cpu_abi/binary_format.h>
 #include <elf.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "binary_format.h"
 #include "mux_test.h"
-
 
 static mux_device_t device;
 static mux_queue_t queue;

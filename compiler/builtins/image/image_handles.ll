@@ -1,7 +1,7 @@
 ; The builtin library's window onto OpenCL C's opaque handles, which
 ; OpenCL C itself cannot convert: an image argument is a pointer to the
-; CPU target's cpu_image_view (source/mux/cpu/work_group_abi.h), a sampler
-; its CLK_* bits in a pointer-sized value (kernel arguments and
+; CPU target's cpu_image_view (include/clmux/cpu_abi/work_group_abi.h), a
+; sampler its CLK_* bits in a pointer-sized value (kernel arguments and
 ; program-scope constant samplers alike, the latter through
 ; __translate_sampler_initializer, which Clang calls). Plain definitions:
 ; llvm-link would drop linkonce ones no library source uses, and

@@ -1,7 +1,8 @@
 /* clmux builtin library: what image functions see of their arguments.
  *
  * clmux_image_view mirrors cpu_image_view of the CPU target's work-group
- * ABI (source/mux/cpu/work_group_abi.h); the two must change together.
+ * ABI (include/clmux/cpu_abi/work_group_abi.h); the two must change
+ * together.
  * __clmux_image_view and __clmux_sampler_bits (image_handles.ll) turn
  * OpenCL C's opaque image and sampler handles into it and into the
  * sampler's CLK_* bits. */

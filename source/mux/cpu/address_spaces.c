@@ -11,12 +11,12 @@
  * generation and kind, stored after its range and changed before the
  * range is, so a reader that sees the same word before and after reading
  * the range has read a consistent one. */
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
 #include "cpu.h"
-#include "work_group_abi.h"
 
 #define RANGES 1024u
 enum { range_free = 0xff, range_claimed = 0xfe };

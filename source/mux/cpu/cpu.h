@@ -13,10 +13,15 @@
  *   builtin_kernels.c        the built-in kernels, written in C
  *   printf.c                 kernels' printf records, formatted per group
  *   query_pool.c             duration queries
- *   queue.c, semaphore.c, fence.c  dispatch, wait counters, host waits */
+ *   queue.c, semaphore.c, fence.c  dispatch, wait counters, host waits
+ * What compiled kernels agree on with the compiler (their calling
+ * convention, the executable container, printf's records) is in
+ * include/clmux/cpu_abi/. */
 #ifndef CLMUX_CPU_H
 #define CLMUX_CPU_H
 
+#include <clmux/cpu_abi/printf_record.h>
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <mux/mux.h>
 #include <mux/mux_cpu.h>
 #include <pthread.h>
@@ -26,14 +31,10 @@
 #include <stdint.h>
 
 #include "device_heap.h"
-#include "work_group_abi.h"
 
 /* The target id in the low 16 bits of every mux_id_t this target issues. */
 #define CPU_TARGET_ID 1u
 #define CPU_ID(kind) ((mux_id_t)(kind) | CPU_TARGET_ID)
-
-/* Largest local size per dimension and per work-group (OpenCL reports it). */
-#define CPU_MAX_WORK_GROUP_SIZE 1024u
 
 struct cpu_pool;
 struct cpu_queue;
@@ -398,19 +399,8 @@ void cpu_kernel_required_local_size(const cpu_kernel *kernel,
                                     uint32_t out_size[3]);
 
 /* ---- printf from kernels (printf.c) and the FP environment -------------
- * A compiled kernel (compiler/printf/) turns each printf call into a record
- * on its stack and a call of CPU_PRINTF_SYMBOL, which every executable binds
- * to cpu_printf_record. A record, 8-byte aligned, in host byte order:
- *   u32 size of the whole record, u32 the work-item's local linear id,
- *   u64 address of the format string (__constant, alive during the run),
- *   then per argument: u32 byte count n, u32 zero, the n bytes of the value
- *   as the kernel passed it to printf (C promotions done; a vector as its
- *   bytes), padded to a multiple of 8.
- * The type of each value comes from the format, read at run time, so a
- * format need not be known when the kernel is compiled. */
-/* Bytes of records one work-group may leave (CL_DEVICE_PRINTF_BUFFER_SIZE). */
-#define CPU_PRINTF_BUFFER_SIZE ((uint32_t)1 << 20)
-enum { cpu_printf_header_size = 16, cpu_printf_arg_header_size = 8 };
+ * The records kernels leave are laid out in
+ * include/clmux/cpu_abi/printf_record.h. */
 
 /* The records of the work-group the calling thread runs; thread-local, so
  * printf takes no lock. Grown on the first record, freed at thread exit. */

@@ -2,6 +2,7 @@
  * field by field, its object is linked in-process by an ORC LLJIT that the
  * executable owns, and every kernel's work-group function is looked up at
  * once so that a binary naming a missing symbol fails here, not at launch. */
+#include <clmux/cpu_abi/binary_format.h>
 #include <dlfcn.h>
 #include <elf.h>
 #include <llvm-c/Core.h>
@@ -13,7 +14,6 @@
 #include <string.h>
 
 #include "../target.h"
-#include "binary_format.h"
 #include "cpu.h"
 
 struct cpu_executable {

@@ -1,10 +1,10 @@
 /* clmux CPU target: kernels, from an executable's kernel table or from the
  * built-in kernels. A kernel is a work-group function plus what an NDRange
  * needs to know about it; it owns nothing else. */
+#include <clmux/cpu_abi/binary_format.h>
 #include <string.h>
 
 #include "../target.h"
-#include "binary_format.h"
 #include "cpu.h"
 
 /* Built-in kernels suggest this many work-items in x: enough for the loop

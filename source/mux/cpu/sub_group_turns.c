@@ -13,6 +13,7 @@
  * (swapcontext's signal-mask system call is then negligible), stacks are
  * kept for the thread's next work-group, and a fault in kernel code
  * (fault.c) abandons the round: cpu_sub_groups_abandon. */
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -21,7 +22,6 @@
 #include <ucontext.h>
 
 #include "cpu.h"
-#include "work_group_abi.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>

@@ -4,10 +4,10 @@
  * 2D and 3D local sizes (odd ones too) and compared with host references
  * computed here. Generic code is built once per kernel and run at every
  * local size. */
+#include <clmux/cpu_abi/binary_format.h>
 #include <math.h>
 #include <stdbool.h>
 
-#include "binary_format.h"
 #include "codegen_test.h"
 
 static cc_target *target;

@@ -4,13 +4,13 @@
  * every refusal — unknown kernels,
  * bad local sizes and symbols, bad container requests. Bitcode paths in argv: args,
  * unsupported. */
+#include <clmux/cpu_abi/binary_format.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "binary_format.h"
 #include "bitcode.h"
 #include "check.h"
 #include "codegen.h"

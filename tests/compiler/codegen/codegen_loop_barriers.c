@@ -14,10 +14,10 @@
  * outside each bound, and a group whose int ids wrap past INT_MAX.
  * (These loops once ran "in step" behind barriers the compiler added.)
  * Set CLMUX_CODEGEN_DUMP=1 to print the IR. */
+#include <clmux/cpu_abi/binary_format.h>
 #include <math.h>
 #include <stdbool.h>
 
-#include "binary_format.h"
 #include "codegen_test.h"
 
 static cc_target *target;

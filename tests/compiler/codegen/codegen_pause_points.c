@@ -4,6 +4,7 @@
  * sub-groups in turns; a kernel whose atomics are outside every loop
  * does neither. Covers a loop of one block branching to itself and two
  * nested loops. Bitcode path in argv: progress. */
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,6 @@
 #include "bitcode.h"
 #include "check.h"
 #include "codegen.h"
-#include "work_group_abi.h"
 
 /* Calls of `symbol` in `module`'s defined functions. */
 static unsigned calls_of(LLVMModuleRef module, const char *symbol) {

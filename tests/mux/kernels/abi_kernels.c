@@ -2,11 +2,10 @@
  * (work_group_abi.h), compiled by Clang into the object that the
  * executable test wraps into a binary: what the OpenCL C compiler will
  * produce one day, small enough to check by eye. */
+#include <clmux/cpu_abi/work_group_abi.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-
-#include "work_group_abi.h"
 
 static uint64_t first_global_id(const cpu_work_group *wg) {
   return wg->global_offset[0] + wg->group_id[0] * wg->local_size[0];

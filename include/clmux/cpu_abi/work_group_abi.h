@@ -1,7 +1,7 @@
 /* clmux CPU target — the work-group function ABI.
  *
  * This is the contract between the CPU target and whatever produces kernel
- * code: the built-in kernels in C today, the OpenCL C compiler later. One
+ * code: the built-in kernels in C and the OpenCL C compiler. One
  * call of a work-group function runs one whole work-group: every work-item
  * of it, in whatever order and vector width the code chooses, honouring
  * barriers internally. A kernel flagged CPU_BINARY_KERNEL_MERGES_GROUPS
@@ -36,6 +36,11 @@
 
 #define CPU_ARG_BLOCK_ALIGN 128u
 #define CPU_LOCAL_ALIGN 128u
+
+/* Largest local size per dimension and per work-group: no call runs more
+ * work-items (OpenCL reports it; compiled code may count them in 32 bits
+ * and below). */
+#define CPU_MAX_WORK_GROUP_SIZE 1024u
 
 /* Natural alignment of an argument of `size` bytes: the next power of two,
  * at most 128 (a double16). Structs get at least their natural alignment. */
@@ -79,10 +84,6 @@ typedef struct cpu_work_group {
 
 typedef void (*cpu_work_group_fn)(const uint8_t *args,
                                   const cpu_work_group *wg);
-
-/* The function a kernel's printf calls, bound by every executable (the
- * record layout is in cpu.h). */
-#define CPU_PRINTF_SYMBOL "__clmux_printf"
 
 /* Sub-groups that make independent forward progress. A kernel with a
  * loop where one sub-group may wait for another (an atomic, a fence or a
