@@ -16,11 +16,16 @@
  *     lanes that take it (skipped when none does) and its join blends per
  *     lane; a divergent loop runs until no lane is left, each lane's
  *     values leaving the loop kept from the iteration it left in;
+ *   - wfv_values.c keeps the new forms of old values at each point (the
+ *     scalar, the vector, one lane) and builds lanes and shuffles;
  *   - wfv_widen.c turns each instruction into its vector form: masked
  *     loads and stores where the address is consecutive, gathers and
  *     scatters where not, vector math through the builtins' vector
  *     variants, and one call per active lane, in lane order, for what has
- *     side effects (atomics, printf, unknown calls);
+ *     side effects (atomics, printf, unknown calls); wfv_interleave.c
+ *     reads a split float4's (or struct's) components as one consecutive
+ *     load shuffled apart, and wfv_sub_groups.c runs the sub-group
+ *     primitives across the lanes;
  *   - wfv_pressure.c estimates the registers the widened values hold at
  *     once, so that the lanes chosen (wfv.c) do not spill.
  * OpenCL vector values (<K x T>) of a varying kind become <lanes*K x T>,

@@ -1,4 +1,5 @@
-/* clmux compiler: the OpenCL 1.2 build options (spec section 5.6.4),
+/* clmux compiler: the build options of clBuildProgram and clCompileProgram
+ * (OpenCL 3.0 API specification, section 5.8.6; -cl-std up to CL3.0),
  * parsed and checked in C and translated into clang -cc1 arguments. */
 #ifndef CLMUX_COMPILER_BUILD_OPTIONS_H
 #define CLMUX_COMPILER_BUILD_OPTIONS_H

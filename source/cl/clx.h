@@ -8,10 +8,14 @@
  *   platform.c        the clmux platform (one per process)
  *   versions.c        the extensions and their versions
  *   device.c          the CPU device: every CL_DEVICE_* query, sub-devices
+ *   device_later.c    the device queries of OpenCL 2.0 to 3.0
+ *   device_partition.c  sub-devices (clCreateSubDevices) and their queries
+ *   device_uuid.c     cl_khr_device_uuid: identities stable across runs
  *   context.c         contexts
  *   command_queue.c   queues: flush, finish, the batch engine (below)
  *   event.c           events, user events, callbacks, waits, profiling
  *   enqueue_sync.c    markers, barriers, wait-for-events
+ *   engine.h          what those three share privately
  *   mem.c             what buffers and images share: flags, info, destructor
  *                     callbacks, map bookkeeping, migrate
  *   buffer.c          buffers and sub-buffers
@@ -21,11 +25,18 @@
  *   image_requirements.c  cl_ext_image_requirements_info
  *   enqueue_image.c   image read/write/copy/fill/map, image <-> buffer
  *   sampler.c         samplers
+ *   svm.c             shared virtual memory allocations (clSVMAlloc)
+ *   enqueue_svm.c     the queue's and command buffers' SVM commands
  *   program.c         programs: creation, binaries, info
+ *   program_il.c      programs from SPIR-V, specialization constants
  *   program_build.c   clBuildProgram, clCompileProgram, clLinkProgram
+ *   program_globals.c the block of a program's global variables per device
+ *   heap_release.c    gives the C heap's free pages back after compiles
  *   kernel.c          kernels and their arguments
  *   kernel_info.c     kernel, argument and work-group queries
  *   kernel_specialize.c  compiled kernels per local size (cached)
+ *   kernel_sub_groups.c  clGetKernelSubGroupInfo
+ *   kernel_bounds.c   CLMUX_BOUNDS_CHECK's records at launch
  *   enqueue_kernel.c  NDRange, task, native kernel
  *   command_buffer.c  cl_khr_command_buffer objects: create, finalize,
  *                     enqueue, info, barriers (the clCommand*KHR of copies,

@@ -1,11 +1,12 @@
 /* clmux OpenCL front-end: the device queries of OpenCL 2.0 to 3.0, as a
- * 3.0 device without the optional features clmux lacks answers them: every
- * kind of SVM (svm.c), work-group collective functions
- * (compiler/builtins/work_group), the generic address space; no pipes,
- * device-side queues, sub-groups, program-scope global variables,
- * read-write images or non-uniform work-groups; C11-style atomics of every
- * order and scope (compiler/builtins/c11_atomics); the OpenCL C 3.0 features
- * the compiler defines (frontend.h). */
+ * 3.0 device answers them with the optional features clmux has: every
+ * kind of SVM (svm.c), sub-groups (kernel_sub_groups.c), program-scope
+ * global variables (program_globals.c), read-write images, non-uniform
+ * work-groups, work-group collective functions
+ * (compiler/builtins/work_group), the generic address space, C11-style
+ * atomics of every order and scope (compiler/builtins/c11_atomics) and the
+ * OpenCL C 3.0 features the compiler defines (frontend.h); and without
+ * those it lacks: no pipes, no device-side queues. */
 #include <stdio.h>
 #include <string.h>
 

@@ -4,16 +4,27 @@
  *
  * Files (one job each):
  *   device.c, device_info.c  devices; hwloc topology -> mux_device_info_s
+ *   cgroup_quota.c           the CPU time the process's control group may use
  *   thread_pool.c            pinned workers, chunked parallel-for
+ *   alloc.c                  host allocations, spare blocks, the query clock
  *   memory.c, buffer.c       memory, map/flush, buffers
+ *   device_heap.c, device_heap.h  buffers' and images' memory, apart
+ *                            from the C heap
  *   image.c, image_format.c  images, formats, pixel copies with pitches
- *   command_buffer.c         recording and in-order execution of commands
+ *   command_buffer.c         recording commands
+ *   command_run.c            running a command buffer's commands in order
+ *   command.h                the commands, shared by those two
  *   ndrange.c                argument packing and NDRange execution
  *   executable.c, kernel.c   executables (ORC LLJIT), kernels
+ *   kernel_variant.c         vectors or one work-item at a time, measured
+ *   sub_group_turns.c        sub-groups in turns (independent progress)
+ *   address_spaces.c         where a pointer lies (the generic space)
+ *   fault.c                  a fault in kernel code fails its NDRange
  *   builtin_kernels.c        the built-in kernels, written in C
  *   printf.c                 kernels' printf records, formatted per group
  *   query_pool.c             duration queries
  *   queue.c, semaphore.c, fence.c  dispatch, wait counters, host waits
+ *   queue_internal.h         what those three share privately
  * What compiled kernels agree on with the compiler (their calling
  * convention, the executable container, printf's records) is in
  * include/clmux/cpu_abi/. */
