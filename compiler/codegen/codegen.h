@@ -223,7 +223,7 @@ typedef struct cc_kernel_request {
 
 /* False when CLMUX_VECTORIZE=0: kernels then keep their control flow and
  * run one work-item at a time (no whole-function vectorizer), the
- * reference that tools/kernel_fuzz compares the vector code with. */
+ * reference that tools/fuzz/kernel_fuzz.c compares the vector code with. */
 bool cc_codegen_vectorizes(void);
 
 /* Generates, links, optimizes and emits `count` work-group functions of

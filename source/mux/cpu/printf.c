@@ -1,11 +1,12 @@
 /* clmux CPU target: printf from kernels (OpenCL 1.2 §6.12.13).
  *
- * Kernels append records (layout in cpu.h) to the running thread's buffer;
- * after the work-group returns, its records are formatted here in
- * work-item order and written to stdout. Each conversion is handed to the
- * host's own printf with the same flags, width and precision, so scalar
- * output matches glibc byte for byte; a vector conversion (%v4hld) prints
- * its elements that way, separated by commas. */
+ * Kernels append records (layout in include/clmux/cpu_abi/printf_record.h)
+ * to the running thread's buffer; after the work-group returns, its
+ * records are formatted here in work-item order and written to stdout.
+ * Each conversion is handed to the host's own printf with the same flags,
+ * width and precision, so scalar output matches glibc byte for byte; a
+ * vector conversion (%v4hld) prints its elements that way, separated by
+ * commas. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
