@@ -61,8 +61,9 @@ static cc_status add_version(const cc_target *target, LLVMModuleRef source,
   return cc_success;
 }
 
-/* A kernel with image arguments: a version for CL_RGBA/CL_FLOAT images, one
- * for any format and the dispatcher between them (image_versions.c). */
+/* A kernel with image arguments: a version for images of the request's
+ * format, one for any format and the dispatcher between them
+ * (image_versions.c). */
 static cc_status add_format_versions(const cc_target *target,
                                      LLVMModuleRef source, LLVMModuleRef linked,
                                      const cc_kernel_request *request,
@@ -71,25 +72,25 @@ static cc_status add_format_versions(const cc_target *target,
                                      cc_binary_kernel *entry, cc_log *log) {
   const char *symbol = entry->symbol;
   size_t length = strlen(symbol) + sizeof ".any_format";
-  char *general = malloc(length), *rgba_float = malloc(length);
+  char *general = malloc(length), *one_format = malloc(length);
   cc_status status = cc_success;
-  if (!general || !rgba_float) {
+  if (!general || !one_format) {
     status = cc_fail(log, cc_error_out_of_memory, "no memory");
   } else {
     snprintf(general, length, "%s.any_format", symbol);
-    snprintf(rgba_float, length, "%s.rgba_float", symbol);
+    snprintf(one_format, length, "%s.one_format", symbol);
     status = add_version(target, source, linked, request, general, entry, log);
   }
   if (status == cc_success) {
     status =
-        add_version(target, pinned, linked, request, rgba_float, entry, log);
+        add_version(target, pinned, linked, request, one_format, entry, log);
   }
   if (status == cc_success) {
-    status = cc_build_format_dispatch(linked, symbol, rgba_float, general, info,
-                                      is_image, log);
+    status = cc_build_format_dispatch(linked, symbol, one_format, general, info,
+                                      is_image, &request->image_format, log);
   }
   free(general);
-  free(rgba_float);
+  free(one_format);
   return status;
 }
 
@@ -116,11 +117,12 @@ static cc_status add_kernel(const cc_target *target, LLVMModuleRef source,
   LLVMModuleRef pinned = NULL;
   /* Not for sub-groups: both versions would have to run the same lanes,
    * which their different bodies need not choose. */
-  if (kernel && cc_image_args(kernel, is_image) > 0 &&
+  if (request->image_format.channel_order && kernel &&
+      cc_image_args(kernel, is_image) > 0 &&
       !cc_module_uses_sub_groups(source)) {
     pinned = LLVMCloneModule(source);
     bool opens_views = false;
-    cc_pin_image_format(pinned, &opens_views);
+    cc_pin_image_format(pinned, &request->image_format, &opens_views);
     if (!opens_views) {
       LLVMDisposeModule(pinned);
       pinned = NULL;

@@ -18,6 +18,7 @@
 #ifndef CLMUX_COMPILER_CODEGEN_H
 #define CLMUX_COMPILER_CODEGEN_H
 
+#include <clmux/cpu_abi/work_group_abi.h> /* cpu_image_format */
 #include <llvm-c/Core.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -219,6 +220,11 @@ typedef struct cc_kernel_request {
    * not: it runs the groups of a non-uniform NDRange, whose sizes differ
    * at its edges (cpu_work_group's enqueued_local_size). */
   bool non_uniform;
+  /* A kernel with image arguments whose launches have images all of one
+   * format: a version for that format beside the one for any, and a
+   * dispatcher (image_versions.c); channel_order 0: only the version for
+   * any format, half the compile. */
+  cpu_image_format image_format;
 } cc_kernel_request;
 
 /* False when CLMUX_VECTORIZE=0: kernels then keep their control flow and

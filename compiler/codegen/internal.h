@@ -182,18 +182,22 @@ cc_status cc_scalarize_vector_types(LLVMModuleRef module, LLVMValueRef body,
 unsigned cc_image_args(LLVMValueRef kernel, bool *is_image);
 
 /* In `module` (a copy of a kernel's source), makes every image view the
- * library opens say CL_RGBA/CL_FLOAT with 16-byte pixels. *pinned tells
- * whether the kernel opens any view at all. */
-void cc_pin_image_format(LLVMModuleRef module, bool *pinned);
+ * library opens say `format`, and lets the library's pixel decoding and
+ * encoding be inlined, where the format folds away. *pinned tells whether
+ * the kernel opens any view at all. */
+void cc_pin_image_format(LLVMModuleRef module, const cpu_image_format *format,
+                         bool *pinned);
 
-/* Adds to `module`, which holds the work-group functions `rgba_float` and
+/* Adds to `module`, which holds the work-group functions `pinned` and
  * `general` of one kernel, the work-group function `symbol` running the
- * first when every image argument (is_image, laid out as `info` says) is
- * CL_RGBA/CL_FLOAT, else the second. */
+ * first when every image argument (is_image, laid out as `info` says) has
+ * `format` (order, type and pixel size), else the second. */
 cc_status cc_build_format_dispatch(LLVMModuleRef module, const char *symbol,
-                                   const char *rgba_float, const char *general,
+                                   const char *pinned, const char *general,
                                    const cc_kernel_info *info,
-                                   const bool *is_image, cc_log *log);
+                                   const bool *is_image,
+                                   const cpu_image_format *format,
+                                   cc_log *log);
 
 /* ---- __local variables (local_memory.c) ---- */
 

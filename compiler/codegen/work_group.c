@@ -534,7 +534,7 @@ cc_status cc_codegen_work_group(LLVMModuleRef source, const char *name,
                                 const uint32_t local_size[3],
                                 const char *symbol, LLVMModuleRef *out,
                                 cc_log *log) {
-  cc_kernel_request request = {name, {0, 0, 0}, false, NULL, false};
+  cc_kernel_request request = {name, {0, 0, 0}, false, NULL, false, {0, 0, 0}};
   memcpy(request.local_size, local_size, sizeof request.local_size);
   return cc_build_work_group(source, &request, symbol, out, NULL, log);
 }

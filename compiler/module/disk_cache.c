@@ -215,41 +215,42 @@ static bool program_digest(cc_module *module) {
 }
 
 static void kernel_key(cc_cache_key *key, const cc_module *module,
-                       const char *name, const uint32_t local_size[3]) {
+                       const cc_spec *spec) {
   cc_cache_key_init(key);
-  cc_cache_key_add_string(key, "kernel-v1");
+  cc_cache_key_add_string(key, "kernel-v2");
   cc_cache_key_add(key, module->digest, sizeof module->digest);
-  cc_cache_key_add_string(key, name);
-  for (int d = 0; d < 3; d++) cc_cache_key_add_u64(key, local_size[d]);
+  cc_cache_key_add_string(key, module->kernels[spec->kernel].name);
+  for (int d = 0; d < 3; d++) cc_cache_key_add_u64(key, spec->local_size[d]);
+  cc_cache_key_add_u64(key, spec->image_format.channel_order);
+  cc_cache_key_add_u64(key, spec->image_format.channel_type);
+  cc_cache_key_add_u64(key, spec->image_format.pixel_size);
   cc_cache_key_add_u64(key, cc_module_checks_bounds(module));
   cc_cache_key_add_u64(key, cc_codegen_vectorizes());
   cc_cache_key_add_compiler_identity(key);
 }
 #endif
 
-bool cc_disk_cache_find_kernel(cc_module *module, const char *name,
-                               const uint32_t local_size[3], uint8_t **binary,
-                               size_t *size) {
+bool cc_disk_cache_find_kernel(cc_module *module, const cc_spec *spec,
+                               uint8_t **binary, size_t *size) {
 #ifdef CC_HAVE_CACHE
   if (!cache_enabled() || !program_digest(module)) return false;
   cc_cache_key key;
-  kernel_key(&key, module, name, local_size);
+  kernel_key(&key, module, spec);
   return cc_cache_get(NULL, &key, binary, size);
 #else
-  (void)module, (void)name, (void)local_size, (void)binary, (void)size;
+  (void)module, (void)spec, (void)binary, (void)size;
   return false;
 #endif
 }
 
-void cc_disk_cache_store_kernel(cc_module *module, const char *name,
-                                const uint32_t local_size[3],
+void cc_disk_cache_store_kernel(cc_module *module, const cc_spec *spec,
                                 const uint8_t *binary, size_t size) {
 #ifdef CC_HAVE_CACHE
   if (!cache_enabled() || !program_digest(module)) return;
   cc_cache_key key;
-  kernel_key(&key, module, name, local_size);
+  kernel_key(&key, module, spec);
   cc_cache_put(NULL, &key, binary, size);
 #else
-  (void)module, (void)name, (void)local_size, (void)binary, (void)size;
+  (void)module, (void)spec, (void)binary, (void)size;
 #endif
 }

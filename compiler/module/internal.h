@@ -26,6 +26,7 @@ typedef struct cc_spec {
   struct cc_spec *next;
   size_t kernel;
   uint32_t local_size[3];
+  cpu_image_format image_format; /* cc_module_specialize's, or all 0 */
   bool done;
   cc_module_result result;
   uint8_t *binary;
@@ -133,11 +134,10 @@ void cc_disk_cache_name_link(cc_module *module, cc_module *const *inputs,
                              size_t count, const char *options);
 void cc_disk_cache_name_binary(cc_module *module, const void *bytes,
                                size_t size);
-bool cc_disk_cache_find_kernel(cc_module *module, const char *name,
-                               const uint32_t local_size[3], uint8_t **binary,
-                               size_t *size);
-void cc_disk_cache_store_kernel(cc_module *module, const char *name,
-                                const uint32_t local_size[3],
+/* The container of `spec` (its kernel, local size and image versions). */
+bool cc_disk_cache_find_kernel(cc_module *module, const cc_spec *spec,
+                               uint8_t **binary, size_t *size);
+void cc_disk_cache_store_kernel(cc_module *module, const cc_spec *spec,
                                 const uint8_t *binary, size_t size);
 
 #endif /* CLMUX_COMPILER_MODULE_INTERNAL_H */

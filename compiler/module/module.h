@@ -97,7 +97,8 @@ cc_module *cc_module_deserialize(const void *bytes, size_t size, char **log,
                                  cc_module_result *out);
 
 /* Ends the build of an executable: specializes now every kernel that has a
- * reqd_work_group_size. A kernel codegen cannot do yet (barriers...) does
+ * reqd_work_group_size (for images of any format: its launches' are not
+ * known yet). A kernel codegen cannot do yet (barriers...) does
  * not fail the build: its reason is cached and reported by
  * cc_module_specialize. Idempotent. */
 cc_module_result cc_module_finalize(cc_module *module, char **log);
@@ -173,6 +174,9 @@ typedef struct cc_module_kernel {
   uint64_t private_size;      /* scratch bytes per work-item (estimate) */
 } cc_module_kernel;
 
+/* Whether any of its arguments is an image. */
+bool cc_module_kernel_takes_images(const cc_module_kernel *kernel);
+
 /* Kernels in definition order; pointers live as long as the module. */
 size_t cc_module_kernel_count(const cc_module *module);
 const cc_module_kernel *cc_module_kernel_at(const cc_module *module,
@@ -189,9 +193,15 @@ const cc_module_kernel *cc_module_find_kernel(const cc_module *module,
  * first request and cached: later requests return the same pointer, valid
  * until the module is destroyed. Concurrent first requests build once. On
  * failure *reason (if not NULL) points at a module-owned message (e.g. why
- * the kernel is unsupported); failures are cached too. */
+ * the kernel is unsupported); failures are cached too. With an
+ * `image_format` (not NULL, channel_order not 0: every image of the launch
+ * has it) the code of an image kernel also holds a faster version for such
+ * images, and serves later requests for that format or none; without, it
+ * is the code for any format alone, which compiles in half the time.
+ * Either runs any images correctly. */
 cc_module_result cc_module_specialize(cc_module *module, const char *name,
                                       const uint32_t local_size[3],
+                                      const cpu_image_format *image_format,
                                       const void **binary, size_t *size,
                                       const char **reason);
 

@@ -113,8 +113,7 @@ static void build_here(cc_module *module, cc_spec *spec) {
    * for splitting a big program (0.7 s for hashcat's). */
   bool cached =
       status == cc_success &&
-      cc_disk_cache_find_kernel(module, kernel->name, spec->local_size,
-                                &spec->binary, &spec->size);
+      cc_disk_cache_find_kernel(module, spec, &spec->binary, &spec->size);
   cc_stage_done("cache lookup", NULL);
   LLVMModuleRef source = status == cc_success && !cached
                              ? kernel_source(module, spec->kernel)
@@ -139,12 +138,12 @@ static void build_here(cc_module *module, cc_spec *spec) {
         {spec->local_size[0], spec->local_size[1], spec->local_size[2]},
         cc_module_checks_bounds(module),
         &module->globals,
-        !spec->local_size[0]};
+        !spec->local_size[0],
+        spec->image_format};
     status = cc_codegen_build(module->target, source, &request, 1,
                               &spec->binary, &spec->size, NULL, &log);
     if (status == cc_success) {
-      cc_disk_cache_store_kernel(module, kernel->name, spec->local_size,
-                                 spec->binary, spec->size);
+      cc_disk_cache_store_kernel(module, spec, spec->binary, spec->size);
       cc_stage_done("cache store", NULL);
     }
   }
@@ -170,10 +169,19 @@ static void build(cc_module *module, cc_spec *spec) {
   cc_on_compiler_thread(build_call_run, &call);
 }
 
+/* An entry with a version for one image format serves requests for none. */
+static bool serves(const cc_spec *spec, const cpu_image_format *format) {
+  return !format->channel_order ||
+         (spec->image_format.channel_order == format->channel_order &&
+          spec->image_format.channel_type == format->channel_type &&
+          spec->image_format.pixel_size == format->pixel_size);
+}
+
 static cc_spec *find(cc_module *module, size_t kernel,
-                     const uint32_t local_size[3]) {
+                     const uint32_t local_size[3],
+                     const cpu_image_format *format) {
   for (cc_spec *spec = module->cache; spec; spec = spec->next) {
-    if (spec->kernel == kernel &&
+    if (spec->kernel == kernel && serves(spec, format) &&
         memcmp(spec->local_size, local_size, sizeof spec->local_size) == 0) {
       return spec;
     }
@@ -183,6 +191,7 @@ static cc_spec *find(cc_module *module, size_t kernel,
 
 cc_module_result cc_module_specialize(cc_module *module, const char *name,
                                       const uint32_t local_size[3],
+                                      const cpu_image_format *image_format,
                                       const void **binary, size_t *size,
                                       const char **reason) {
   *binary = NULL;
@@ -208,9 +217,14 @@ cc_module_result cc_module_specialize(cc_module *module, const char *name,
     return CC_MODULE_INVALID_LOCAL_SIZE;
   }
   size_t index = (size_t)(kernel - module->kernels);
+  /* Only image kernels have the version: one entry serves the others. */
+  cpu_image_format format = {0, 0, 0};
+  if (image_format && cc_module_kernel_takes_images(kernel)) {
+    format = *image_format;
+  }
 
   pthread_mutex_lock(&module->cache_lock);
-  cc_spec *spec = find(module, index, local_size);
+  cc_spec *spec = find(module, index, local_size, &format);
   if (!spec) {
     spec = calloc(1, sizeof *spec);
     if (!spec) {
@@ -219,6 +233,7 @@ cc_module_result cc_module_specialize(cc_module *module, const char *name,
     }
     spec->kernel = index;
     memcpy(spec->local_size, local_size, sizeof spec->local_size);
+    spec->image_format = format;
     spec->next = module->cache;
     module->cache = spec;
     module->builds++;
@@ -256,7 +271,7 @@ cc_module_result cc_module_finalize(cc_module *module, char **log) {
     const char *reason = NULL;
     cc_module_result built =
         cc_module_specialize(module, kernel->name, kernel->reqd_work_group_size,
-                             &binary, &size, &reason);
+                             NULL, &binary, &size, &reason);
     if (built == CC_MODULE_UNSUPPORTED) {
       cc_text_add(&text, "warning: kernel %s: %s\n", kernel->name, reason);
     } else if (built != CC_MODULE_SUCCESS) {

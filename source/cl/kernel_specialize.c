@@ -4,7 +4,10 @@
  * local size asks the compiler module for code specialized to it and loads
  * that into a Mux executable; the program keeps the pair (or the failure)
  * until its module goes, and each kernel remembers the last one it used,
- * so repeated enqueues cost a comparison. */
+ * so repeated enqueues cost a comparison. An image kernel's code holds a
+ * faster version for one image format when the launch's images all have
+ * it (and code for any format alone when they differ): the version for a
+ * format no launch binds would double the wait for code that never runs. */
 #include <mux/mux_cpu.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,24 +22,38 @@ struct clx_specialization {
   clx_specialization *next;
   const cc_module_kernel *kernel;
   uint32_t local_size[3];
+  cpu_image_format image_format; /* all 0: for none */
   cl_int error; /* CL_SUCCESS, or what every enqueue of it returns */
   mux_executable_t executable;
   mux_kernel_t mux_kernel;
 };
 
+/* What a launch asks of the code: its local size and its images' format,
+ * if they share one. */
+typedef struct wanted {
+  uint32_t local[3];
+  cpu_image_format image_format;
+} wanted;
+
+/* Code with a version for one format serves launches that ask for none. */
 static bool matches(const clx_specialization *specialization,
-                    const cc_module_kernel *kernel,
-                    const uint32_t local_size[3]) {
+                    const cc_module_kernel *kernel, const wanted *want) {
+  const cpu_image_format *has = &specialization->image_format,
+                         *asked = &want->image_format;
   return specialization->kernel == kernel &&
-         memcmp(specialization->local_size, local_size,
+         (!asked->channel_order ||
+          (has->channel_order == asked->channel_order &&
+           has->channel_type == asked->channel_type &&
+           has->pixel_size == asked->pixel_size)) &&
+         memcmp(specialization->local_size, want->local,
                 sizeof specialization->local_size) == 0;
 }
 
 static clx_specialization *find(cl_program program,
                                 const cc_module_kernel *kernel,
-                                const uint32_t local_size[3]) {
+                                const wanted *want) {
   for (clx_specialization *s = program->specializations; s; s = s->next) {
-    if (matches(s, kernel, local_size)) return s;
+    if (matches(s, kernel, want)) return s;
   }
   return NULL;
 }
@@ -60,8 +77,7 @@ clx_specialization *clx_program_take_specializations(cl_program program) {
   return list;
 }
 
-void clx_specializations_destroy(cl_program program,
-                                 clx_specialization *list) {
+void clx_specializations_destroy(cl_program program, clx_specialization *list) {
   while (list) {
     clx_specialization *next = list->next;
     destroy(program, list);
@@ -84,19 +100,20 @@ static cl_int error_of(cc_module_result result) {
 
 /* Builds a new entry (outside any lock: codegen takes a while); a failure
  * is an entry too, so it is reported once and not retried. */
-static clx_specialization *build(cl_kernel kernel,
-                                 const uint32_t local_size[3],
+static clx_specialization *build(cl_kernel kernel, const wanted *want,
                                  const char **reason) {
   clx_specialization *made = calloc(1, sizeof *made);
   if (!made) return NULL;
+  const uint32_t *local_size = want->local;
   made->kernel = kernel->compiled;
   memcpy(made->local_size, local_size, sizeof made->local_size);
+  made->image_format = want->image_format;
   const void *binary = NULL;
   size_t size = 0;
   cl_ulong start = clx_now_ns();
   cc_module_result result =
       cc_module_specialize(kernel->program->module, kernel->name, local_size,
-                           &binary, &size, reason);
+                           &want->image_format, &binary, &size, reason);
   made->error = error_of(result);
   clx_heap_release();
   if (made->error != CL_SUCCESS) return made;
@@ -121,8 +138,15 @@ static clx_specialization *build(cl_kernel kernel,
                    args);
   }
   if (getenv("CLMUX_DEBUG")) {
-    fprintf(stderr, "clmux: kernel %s: local size %ux%ux%u ready in %.1f ms\n",
-            kernel->name, local_size[0], local_size[1], local_size[2],
+    char images[96] = "";
+    if (want->image_format.channel_order) {
+      snprintf(
+          images, sizeof images, " (and for images of order 0x%X, type 0x%X)",
+          want->image_format.channel_order, want->image_format.channel_type);
+    }
+    fprintf(stderr,
+            "clmux: kernel %s: local size %ux%ux%u%s ready in %.1f ms\n",
+            kernel->name, local_size[0], local_size[1], local_size[2], images,
             (double)(clx_now_ns() - start) / 1e6);
   }
   return made;
@@ -139,24 +163,23 @@ static void log_failure(cl_kernel kernel, const uint32_t local_size[3],
   clx_program_log_append(kernel->program, line);
 }
 
-/* The kernel's code for `local` (0x0x0: for any local size), made on
+/* The kernel's code for `want` (local 0x0x0: for any local size), made on
  * first use and kept by the program; the kernel remembers the last one it
  * was asked for if `remember`. NULL when out of memory. */
-static clx_specialization *specialization(cl_kernel kernel,
-                                          const uint32_t local[3],
+static clx_specialization *specialization(cl_kernel kernel, const wanted *want,
                                           bool remember) {
   clx_specialization *last = atomic_load(&kernel->last_specialization);
-  if (!last || !matches(last, kernel->compiled, local)) {
+  if (!last || !matches(last, kernel->compiled, want)) {
     cl_program program = kernel->program;
     pthread_mutex_lock(&program->specializations_lock);
-    last = find(program, kernel->compiled, local);
+    last = find(program, kernel->compiled, want);
     pthread_mutex_unlock(&program->specializations_lock);
     if (!last) {
       const char *reason = NULL;
-      clx_specialization *made = build(kernel, local, &reason);
+      clx_specialization *made = build(kernel, want, &reason);
       if (!made) return NULL;
       pthread_mutex_lock(&program->specializations_lock);
-      last = find(program, kernel->compiled, local);
+      last = find(program, kernel->compiled, want);
       if (!last) {
         made->next = program->specializations;
         program->specializations = made;
@@ -164,7 +187,7 @@ static clx_specialization *specialization(cl_kernel kernel,
       }
       pthread_mutex_unlock(&program->specializations_lock);
       if (last == made && made->error != CL_SUCCESS) {
-        log_failure(kernel, local, reason);
+        log_failure(kernel, want->local, reason);
       }
       if (last != made) destroy(program, made); /* another thread won */
     }
@@ -172,13 +195,44 @@ static clx_specialization *specialization(cl_kernel kernel,
     if (last->mux_kernel) {
       uint64_t size = last->mux_kernel->local_memory_size;
       uint64_t had = atomic_load(&kernel->static_local_size);
-      while (had < size &&
-             !atomic_compare_exchange_weak(&kernel->static_local_size, &had,
-                                           size)) {
+      while (had < size && !atomic_compare_exchange_weak(
+                               &kernel->static_local_size, &had, size)) {
       }
     }
   }
   return last;
+}
+
+/* The format every image argument set has, or all 0 if they differ or
+ * the kernel takes none (the argument kinds never change: no lock until
+ * an image is found). */
+static cpu_image_format shared_image_format(cl_kernel kernel) {
+  cpu_image_format none = {0, 0, 0}, shared = none;
+  cl_uint first = 0;
+  while (first < kernel->num_args &&
+         kernel->arg_infos[first].kind != clx_arg_image) {
+    first++;
+  }
+  if (first == kernel->num_args) return none;
+  pthread_mutex_lock(&kernel->lock);
+  for (cl_uint i = first; i < kernel->num_args; i++) {
+    if (kernel->arg_infos[i].kind != clx_arg_image) continue;
+    const cl_mem image = kernel->args[i].mem;
+    if (!image) {
+      shared = none;
+      break;
+    }
+    cpu_image_format format = {image->image_format.image_channel_order,
+                               image->image_format.image_channel_data_type,
+                               (uint32_t)image->element_size};
+    if (shared.channel_order && memcmp(&shared, &format, sizeof format)) {
+      shared = none;
+      break;
+    }
+    shared = format;
+  }
+  pthread_mutex_unlock(&kernel->lock);
+  return shared;
 }
 
 cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t global_size[3],
@@ -188,20 +242,20 @@ cl_int clx_kernel_mux_kernel(cl_kernel kernel, const size_t global_size[3],
     *out = kernel->mux_kernel;
     return CL_SUCCESS;
   }
-  uint32_t local[3];
+  wanted want = {{0, 0, 0}, shared_image_format(kernel)};
   bool uniform = true;
   for (int d = 0; d < 3; d++) {
-    local[d] = (uint32_t)local_size[d];
+    want.local[d] = (uint32_t)local_size[d];
     uniform &= global_size[d] % local_size[d] == 0;
   }
-  clx_specialization *whole = specialization(kernel, local, true);
+  clx_specialization *whole = specialization(kernel, &want, true);
   if (!whole) return CL_OUT_OF_HOST_MEMORY;
   if (whole->error != CL_SUCCESS) return whole->error;
   if (!uniform) {
     /* The smaller groups at a non-uniform NDRange's edges run code for
      * any local size; the full ones keep the code for theirs. */
-    static const uint32_t any[3] = {0, 0, 0};
-    clx_specialization *edges = specialization(kernel, any, false);
+    wanted any = {{0, 0, 0}, want.image_format};
+    clx_specialization *edges = specialization(kernel, &any, false);
     if (!edges) return CL_OUT_OF_HOST_MEMORY;
     if (edges->error != CL_SUCCESS) return edges->error;
     if (muxCpuKernelSetEdges(whole->mux_kernel, edges->mux_kernel) !=

@@ -115,7 +115,9 @@ static int4 border_color(uint order, int one) {
  * read_imagei/ui return it: every format's decoding, kept out of line
  * (codegen inlines no __clmux_cold_* function) so that a work-item loop
  * reading an image stays small enough to be unswitched on the image's
- * format and vectorized on the CL_RGBA/CL_FLOAT path. */
+ * format and vectorized on the CL_RGBA/CL_FLOAT path. In the version of a
+ * kernel for one format (codegen's image_versions.c) it is inlined, and
+ * the format folds away. */
 int4 __clmux_cold_decode(const __global uchar *p, uint order, uint type,
                          bool as_float);
 static bool is_srgb(uint order) {

@@ -130,7 +130,8 @@ static __global uchar *pixel_at(image_view v, int x, int y, int z, uint w,
 /* Stores `color` (float bits, or ints, or uints if `is_unsigned`) at p
  * in any format: out of line, like __clmux_cold_decode (image_read.cl),
  * so that a work-item loop writing an image can be unswitched on the
- * format and vectorized on the CL_RGBA/CL_FLOAT path. */
+ * format and vectorized on the CL_RGBA/CL_FLOAT path (inlined in the
+ * version of a kernel for one format, likewise). */
 void __clmux_cold_encode(__global uchar *p, uint order, uint type,
                          int4 color, bool as_float, bool is_unsigned);
 /* Linear R, G and B as sRGB-encoded values (cl_khr_srgb_image_writes:

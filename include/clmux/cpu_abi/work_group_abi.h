@@ -130,6 +130,12 @@ typedef struct cpu_image_view {
   uint32_t dimensions;    /* 1, 2 or 3 (arrays: of one layer) */
 } cpu_image_view;
 
+/* The fields of a view that say how its pixels are stored: code may be
+ * built for one such format (channel_order 0: for none). */
+typedef struct cpu_image_format {
+  uint32_t channel_order, channel_type, pixel_size;
+} cpu_image_format;
+
 /* Sampler bits as OpenCL C's CLK_* constants encode them, so a sampler
  * argument reaches the kernel in the form the language uses. */
 enum cpu_sampler_bits {

@@ -15,8 +15,8 @@
 #ifndef CLMUX_TESTS_BUILTINS_TEST_H
 #define CLMUX_TESTS_BUILTINS_TEST_H
 
-#include <llvm-c/IRReader.h>
 #include <float.h>
+#include <llvm-c/IRReader.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -104,28 +104,17 @@ static inline LLVMModuleRef bt_parse_ir(const char *text) {
   return module;
 }
 
-/* An executable of kernels `names` of `module` (disposed of) specialized
- * for local size (local_x, 1, 1), or NULL after a failed check. If
- * `optimized` is not NULL it receives the optimized module (the caller
- * disposes of it). */
-static inline mux_executable_t bt_build_module(LLVMModuleRef module,
-                                               const char *const *names,
-                                               uint32_t count, uint32_t local_x,
-                                               LLVMModuleRef *optimized) {
-  cc_kernel_request *requests = calloc(count, sizeof *requests);
-  REQUIRE(requests);
-  for (uint32_t i = 0; i < count; i++) {
-    requests[i].name = names[i];
-    requests[i].local_size[0] = local_x;
-    requests[i].local_size[1] = local_x ? 1 : 0;
-    requests[i].local_size[2] = local_x ? 1 : 0;
-  }
+/* An executable of `count` `requests` of `module` (disposed of), or NULL
+ * after a failed check. If `optimized` is not NULL it receives the
+ * optimized module (the caller disposes of it). */
+static inline mux_executable_t bt_build_requests(
+    LLVMModuleRef module, const cc_kernel_request *requests, uint32_t count,
+    LLVMModuleRef *optimized) {
   uint8_t *binary = NULL;
   size_t size = 0;
   cc_log log = {""};
   cc_status status = cc_codegen_build(bt_target, module, requests, count,
                                       &binary, &size, optimized, &log);
-  free(requests);
   LLVMDisposeModule(module);
   CHECK_INT(cc_success, status);
   if (status != cc_success) {
@@ -138,6 +127,26 @@ static inline mux_executable_t bt_build_module(LLVMModuleRef module,
   free(binary);
   CHECK_SUCCESS(result);
   return result == mux_success ? executable : NULL;
+}
+
+/* An executable of kernels `names` of `module` (disposed of) specialized
+ * for local size (local_x, 1, 1) (0: any), as bt_build_requests. */
+static inline mux_executable_t bt_build_module(LLVMModuleRef module,
+                                               const char *const *names,
+                                               uint32_t count, uint32_t local_x,
+                                               LLVMModuleRef *optimized) {
+  cc_kernel_request *requests = calloc(count, sizeof *requests);
+  REQUIRE(requests);
+  for (uint32_t i = 0; i < count; i++) {
+    requests[i].name = names[i];
+    requests[i].local_size[0] = local_x;
+    requests[i].local_size[1] = local_x ? 1 : 0;
+    requests[i].local_size[2] = local_x ? 1 : 0;
+  }
+  mux_executable_t executable =
+      bt_build_requests(module, requests, count, optimized);
+  free(requests);
+  return executable;
 }
 
 /* The same from OpenCL C source. */
@@ -237,9 +246,8 @@ static inline void bt_run(mux_executable_t executable, const char *name,
                           size_t global, size_t local) {
   if (!executable) return;
   mux_kernel_t kernel = NULL;
-  mux_result_t result = muxCreateKernel(bt_device, executable, name,
-                                        strlen(name), mux_test_allocator,
-                                        &kernel);
+  mux_result_t result = muxCreateKernel(
+      bt_device, executable, name, strlen(name), mux_test_allocator, &kernel);
   CHECK_SUCCESS(result);
   if (result != mux_success) return;
   size_t offset = 0;
@@ -260,7 +268,7 @@ static inline double bt_ulp_error(float got, double reference) {
   if (isnan(got)) return INFINITY;
   if (isinf(reference)) {
     return (isinf(got) && !signbit(got) == !signbit(reference)) ? 0.0
-                                                                 : INFINITY;
+                                                                : INFINITY;
   }
   double value = got;
   if (isinf(got)) {
@@ -295,13 +303,60 @@ static inline int bt_same_float(float a, float b) {
 /* Floats that break math functions: zeros, infinities, NaN, subnormals,
  * the extremes, values near 1, integers and halves. */
 static const float bt_special_floats[] = {
-    0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -1.0f, 0.5f, -0.5f, 2.0f,
-    -2.0f, 1.5f, -1.5f, 3.0f, -3.0f, 0.25f, 10.0f, -10.0f, 100.0f, -100.0f,
-    FLT_MIN, -FLT_MIN, FLT_MAX, -FLT_MAX, 1e-45f, -1e-45f, 1e-40f, -1e-40f,
-    FLT_EPSILON, 1.0f + FLT_EPSILON, 1.0f - FLT_EPSILON / 2, 0.1f, -0.1f,
-    3.14159265f, -3.14159265f, 1.57079633f, 88.7f, -87.3f, 89.0f, -104.0f,
-    1e10f, -1e10f, 1e30f, 1e-30f, 0.75f, 7.5f, 1e-7f, 123456.7f, -0.75f,
-    4194304.5f, 8388608.0f, 16777216.0f, -8388607.5f, 1e20f,
+    0.0f,
+    -0.0f,
+    INFINITY,
+    -INFINITY,
+    NAN,
+    1.0f,
+    -1.0f,
+    0.5f,
+    -0.5f,
+    2.0f,
+    -2.0f,
+    1.5f,
+    -1.5f,
+    3.0f,
+    -3.0f,
+    0.25f,
+    10.0f,
+    -10.0f,
+    100.0f,
+    -100.0f,
+    FLT_MIN,
+    -FLT_MIN,
+    FLT_MAX,
+    -FLT_MAX,
+    1e-45f,
+    -1e-45f,
+    1e-40f,
+    -1e-40f,
+    FLT_EPSILON,
+    1.0f + FLT_EPSILON,
+    1.0f - FLT_EPSILON / 2,
+    0.1f,
+    -0.1f,
+    3.14159265f,
+    -3.14159265f,
+    1.57079633f,
+    88.7f,
+    -87.3f,
+    89.0f,
+    -104.0f,
+    1e10f,
+    -1e10f,
+    1e30f,
+    1e-30f,
+    0.75f,
+    7.5f,
+    1e-7f,
+    123456.7f,
+    -0.75f,
+    4194304.5f,
+    8388608.0f,
+    16777216.0f,
+    -8388607.5f,
+    1e20f,
 };
 #define BT_SPECIAL_COUNT (sizeof bt_special_floats / sizeof *bt_special_floats)
 
@@ -324,8 +379,8 @@ static inline void bt_fill_floats(float *out, size_t count, float range,
       uint32_t bits = bt_random(&state);
       memcpy(&out[i], &bits, 4);
     } else {
-      out[i] = range * (2.0f * (float)(bt_random(&state) >> 8) / 16777216.0f -
-                        1.0f);
+      out[i] =
+          range * (2.0f * (float)(bt_random(&state) >> 8) / 16777216.0f - 1.0f);
     }
   }
 }

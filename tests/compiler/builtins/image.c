@@ -6,7 +6,8 @@
  * the queries, against a host reference sampler written from the spec.
  * Last, a 3x3 blur: its CL_RGBA/CL_FLOAT version (codegen's
  * image_versions.c) must be straight 4-float loads with no format code,
- * and the dispatcher must pick the right version for mixed formats. */
+ * the dispatcher must pick the right version for mixed formats, and a
+ * request without the version must build the general code alone. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
@@ -864,11 +865,13 @@ static void reach(LLVMBasicBlockRef from, LLVMBasicBlockRef *blocks,
   }
 }
 
-/* In the optimized work-group function of blur, the code only the first
- * branch of the dispatcher reaches (the CL_RGBA/CL_FLOAT version) has no
- * call but intrinsics, no switch, and the nine texel loads as vectors. */
-static void check_rgba_float_version(LLVMModuleRef module) {
-  LLVMValueRef f = LLVMGetNamedFunction(module, "__clmux_wg_blur");
+/* In the optimized work-group function `name`, the code only the first
+ * branch of the dispatcher reaches (the version for one format) has no
+ * call but intrinsics, no switch, and at least `want_loads` texel loads
+ * as 4-element vectors. */
+static void check_pinned_version(LLVMModuleRef module, const char *name,
+                                 unsigned want_loads) {
+  LLVMValueRef f = LLVMGetNamedFunction(module, name);
   REQUIRE(f);
   unsigned count = LLVMCountBasicBlocks(f);
   REQUIRE(count <= MAX_BLOCKS);
@@ -888,8 +891,7 @@ static void check_rgba_float_version(LLVMModuleRef module) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[b]); i;
          i = LLVMGetNextInstruction(i)) {
       if (LLVMIsASwitchInst(i)) switches++;
-      if (LLVMIsACallInst(i) &&
-          strncmp(callee_name(i), "llvm.", 5) != 0) {
+      if (LLVMIsACallInst(i) && strncmp(callee_name(i), "llvm.", 5) != 0) {
         calls++;
       }
       if (LLVMIsALoadInst(i) &&
@@ -902,10 +904,10 @@ static void check_rgba_float_version(LLVMModuleRef module) {
   CHECK(only_fast > 0);
   CHECK_INT(0, calls);
   CHECK_INT(0, switches);
-  CHECK(vector_loads >= 9);
-  if (calls || switches || vector_loads < 9) {
-    fprintf(stderr, "RGBA/FLOAT blur: %u calls, %u switches, %u loads\n",
-                    calls, switches, vector_loads);
+  CHECK(vector_loads >= want_loads);
+  if (calls || switches || vector_loads < want_loads) {
+    fprintf(stderr, "%s, one format: %u calls, %u switches, %u loads\n", name,
+            calls, switches, vector_loads);
   }
 }
 
@@ -922,10 +924,10 @@ static void float_pixel(const test_image *t, int x, int y, double out[4]) {
 static void test_blur(mux_executable_t exe, uint32_t in_order,
                       uint32_t out_type, uint32_t seed) {
   enum { W = READ_LOCAL, H = 9 }; /* rows of one work-group each */
-  test_image in = image_create(mux_image_type_2d, in_order, CL_FLOAT, W, H,
-                               1, 0);
-  test_image out = image_create(mux_image_type_2d, CL_RGBA, out_type, W, H,
-                                1, 0);
+  test_image in =
+      image_create(mux_image_type_2d, in_order, CL_FLOAT, W, H, 1, 0);
+  test_image out =
+      image_create(mux_image_type_2d, CL_RGBA, out_type, W, H, 1, 0);
   image_fill(&in, &seed);
   mux_descriptor_info_t args[] = {image_arg(&in), image_arg(&out)};
   bt_run(exe, "blur", args, 2, W * H, READ_LOCAL);
@@ -945,8 +947,7 @@ static void test_blur(mux_executable_t exe, uint32_t in_order,
         double want = sum[c] / 9;
         bool ok;
         if (out_type == CL_FLOAT) {
-          ok = fabs(((const float *)pixel_of(&out, x, y, 0))[c] - want) <=
-               1e-5;
+          ok = fabs(((const float *)pixel_of(&out, x, y, 0))[c] - want) <= 1e-5;
         } else {
           double scaled = (want < 0 ? 0 : want > 1 ? 1 : want) * 255;
           ok = fabs(pixel_of(&out, x, y, 0)[c] - scaled) <= 0.51;
@@ -963,17 +964,114 @@ static void test_blur(mux_executable_t exe, uint32_t in_order,
   image_destroy(&out);
 }
 
+static unsigned instructions_of(LLVMModuleRef module, const char *name) {
+  LLVMValueRef f = LLVMGetNamedFunction(module, name);
+  REQUIRE(f);
+  unsigned count = 0;
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b;
+       b = LLVMGetNextBasicBlock(b)) {
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
+         i = LLVMGetNextInstruction(i)) {
+      count++;
+    }
+  }
+  return count;
+}
+
 static void test_format_versions(void) {
-  const char *name = "blur";
+  cc_kernel_request request = {"blur", {READ_LOCAL, 1, 1},     false, NULL,
+                               false,  {CL_RGBA, CL_FLOAT, 16}};
   LLVMModuleRef optimized = NULL;
-  mux_executable_t exe = bt_build(blur_source, &name, 1, READ_LOCAL,
-                                  &optimized);
+  mux_executable_t exe =
+      bt_build_requests(bt_compile(blur_source, NULL), &request, 1, &optimized);
   REQUIRE(exe && optimized);
-  check_rgba_float_version(optimized);
+  check_pinned_version(optimized, "__clmux_wg_blur", 9);
+  unsigned both = instructions_of(optimized, "__clmux_wg_blur");
   LLVMDisposeModule(optimized);
-  test_blur(exe, CL_RGBA, CL_FLOAT, 21);       /* the RGBA/FLOAT version */
-  test_blur(exe, CL_RGBA, CL_UNORM_INT8, 22);  /* mixed: the general one */
+  test_blur(exe, CL_RGBA, CL_FLOAT, 21);      /* the RGBA/FLOAT version */
+  test_blur(exe, CL_RGBA, CL_UNORM_INT8, 22); /* mixed: the general one */
   test_blur(exe, CL_R, CL_FLOAT, 23);
+  bt_executable_destroy(exe);
+
+  request.image_format = (cpu_image_format){0, 0, 0};
+  exe =
+      bt_build_requests(bt_compile(blur_source, NULL), &request, 1, &optimized);
+  REQUIRE(exe && optimized);
+  unsigned general = instructions_of(optimized, "__clmux_wg_blur");
+  LLVMDisposeModule(optimized);
+  /* The version for RGBA/FLOAT is most of the dispatcher's code. */
+  CHECK(both > general + general / 4);
+  if (both <= general + general / 4) {
+    fprintf(stderr, "blur: %u instructions with both versions, %u alone\n",
+            both, general);
+  }
+  test_blur(exe, CL_RGBA, CL_FLOAT, 24);
+  test_blur(exe, CL_RGBA, CL_UNORM_INT8, 25);
+  test_blur(exe, CL_R, CL_FLOAT, 26);
+  bt_executable_destroy(exe);
+}
+
+/* silx's textures: one-channel images, read with a sampler into a buffer
+ * (the sum of the RGBA channels of three neighbours). */
+static const char *const row_sum_source =
+    "constant sampler_t edge = CLK_NORMALIZED_COORDS_FALSE |\n"
+    "    CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "kernel void row_sum(read_only image2d_t in, global float *out) {\n"
+    "  int w = get_image_width(in), i = get_global_id(0);\n"
+    "  int x = i % w, y = i / w;\n"
+    "  float4 sum = 0.0f;\n"
+    "  for (int dx = -1; dx <= 1; dx++)\n"
+    "    sum += read_imagef(in, edge, (int2)(x + dx, y));\n"
+    "  out[i] = sum.x + sum.y + sum.z + sum.w;\n"
+    "}\n";
+
+static void test_row_sum(mux_executable_t exe, uint32_t order, uint32_t type,
+                         uint32_t seed) {
+  enum { W = READ_LOCAL, H = 5 };
+  test_image in = image_create(mux_image_type_2d, order, type, W, H, 1, 0);
+  image_fill(&in, &seed);
+  float result[W * H];
+  bt_buffer out = bt_buffer_create(NULL, sizeof result);
+  mux_descriptor_info_t args[] = {image_arg(&in), bt_buffer_arg(&out)};
+  bt_run(exe, "row_sum", args, 2, W * H, READ_LOCAL);
+  bt_buffer_read(&out, result);
+  int bad = 0;
+  for (int y = 0; y < H; y++) {
+    for (int x = 0; x < W; x++) {
+      double want = 0, texel[4];
+      for (int dx = -1; dx <= 1; dx++) {
+        int i = x + dx < 0 ? 0 : x + dx >= W ? W - 1 : x + dx;
+        ref_texel(&in, true, i, y, 0, texel);
+        want += texel[0] + texel[1] + texel[2] + texel[3];
+      }
+      if (fabs(result[y * W + x] - want) > 1e-4 && bad++ == 0) {
+        fprintf(stderr, "row_sum %#x/%#x at (%d, %d): %g, want %g\n", order,
+                type, x, y, result[y * W + x], want);
+      }
+    }
+  }
+  CHECK_INT(0, bad);
+  bt_buffer_destroy(&out);
+  image_destroy(&in);
+}
+
+/* A version for CL_INTENSITY/CL_FLOAT, a format the library decodes out of
+ * line: pinned, its decoding is inlined and folds to one float load. */
+static void test_one_channel_version(void) {
+  cc_kernel_request request = {"row_sum", {READ_LOCAL, 1, 1},
+                               false,     NULL,
+                               false,     {CL_INTENSITY, CL_FLOAT, 4}};
+  LLVMModuleRef optimized = NULL;
+  mux_executable_t exe = bt_build_requests(bt_compile(row_sum_source, NULL),
+                                           &request, 1, &optimized);
+  REQUIRE(exe && optimized);
+  check_pinned_version(optimized, "__clmux_wg_row_sum", 0);
+  LLVMDisposeModule(optimized);
+  test_row_sum(exe, CL_INTENSITY, CL_FLOAT, 31); /* the pinned version */
+  test_row_sum(exe, CL_R, CL_FLOAT, 32);         /* the general one */
+  test_row_sum(exe, CL_LUMINANCE, CL_FLOAT, 33);
+  test_row_sum(exe, CL_INTENSITY, CL_UNORM_INT8, 34);
+  test_row_sum(exe, CL_RGBA, CL_FLOAT, 35);
   bt_executable_destroy(exe);
 }
 
@@ -1008,6 +1106,7 @@ int main(void) {
   test_writes(single);
   test_queries(single);
   test_format_versions();
+  test_one_channel_version();
   bt_executable_destroy(wide);
   bt_executable_destroy(single);
   return bt_finish();

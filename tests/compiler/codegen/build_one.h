@@ -19,7 +19,7 @@ static inline uint8_t *build_one(const cc_target *target, LLVMModuleRef source,
                                  const char *name, const uint32_t local[3],
                                  size_t *size, LLVMModuleRef *optimized) {
   cc_kernel_request request = {
-      name, {local[0], local[1], local[2]}, false, NULL, false};
+      name, {local[0], local[1], local[2]}, false, NULL, false, {0, 0, 0}};
   uint8_t *binary = NULL;
   cc_log log = {""};
   cc_status status = cc_codegen_build(target, source, &request, 1, &binary,

@@ -36,7 +36,7 @@ static built_kernel build(const char *name, const uint32_t built[3]) {
     if (!generics[g].name && free_entry < 0) free_entry = g;
   }
   cc_kernel_request request = {
-      name, {built[0], built[1], built[2]}, false, NULL, false};
+      name, {built[0], built[1], built[2]}, false, NULL, false, {0, 0, 0}};
   built_kernel k = {build_executable(target, module, &request, 1), NULL,
                     generic};
   if (k.executable) k.kernel = create_kernel(k.executable, name);
@@ -482,7 +482,7 @@ static void test_container_sizes(void) {
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     REQUIRE(cc_codegen_kernel_info(module, names[i], &info, NULL) ==
             cc_success);
-    cc_kernel_request request = {names[i], {0, 0, 0}, false, NULL, false};
+    cc_kernel_request request = {names[i], {0, 0, 0}, false, NULL, false, {0, 0, 0}};
     uint8_t *binary = NULL;
     size_t size = 0;
     REQUIRE(cc_codegen_build(target, module, &request, 1, &binary, &size,

@@ -40,7 +40,7 @@ static mux_kernel_t build_kernel(const cc_target *target, LLVMModuleRef module,
                                  const char *name, const uint32_t local[3],
                                  mux_executable_t *executable) {
   cc_kernel_request request = {
-      name, {local[0], local[1], local[2]}, false, NULL, false};
+      name, {local[0], local[1], local[2]}, false, NULL, false, {0, 0, 0}};
   *executable = build_executable(target, module, &request, 1);
   REQUIRE(*executable != NULL);
   return create_kernel(*executable, name);

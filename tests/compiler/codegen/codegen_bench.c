@@ -74,7 +74,9 @@ int main(int argc, char **argv) {
   const char *names[2] = {"compiled, specialized 1024", "compiled, generic"};
   for (int s = 0; s < 2; s++) {
     cc_kernel_request request = {
-        "vector_add", {sizes[s][0], sizes[s][1], sizes[s][2]}, false, NULL, false};
+        "vector_add", {sizes[s][0], sizes[s][1], sizes[s][2]},
+        false,        NULL,
+        false,        {0, 0, 0}};
     double start = now_ms();
     mux_executable_t executable = build_executable(target, module, &request, 1);
     double build = now_ms() - start;

@@ -148,8 +148,8 @@ static void test_refusals(LLVMModuleRef args, LLVMModuleRef unsupported) {
   /* cc_codegen_build passes refusals on and leaves nothing behind. */
   cc_target *target = NULL;
   REQUIRE(cc_target_create_host(&target, NULL) == cc_success);
-  cc_kernel_request requests[2] = {{"fine", {16, 1, 1}, false, NULL, false},
-                                   {"missing", {0, 0, 0}, false, NULL, false}};
+  cc_kernel_request requests[2] = {{"fine", {16, 1, 1}, false, NULL, false, {0, 0, 0}},
+                                   {"missing", {0, 0, 0}, false, NULL, false, {0, 0, 0}}};
   uint8_t *binary = (uint8_t *)1;
   size_t size = 1;
   LLVMModuleRef module = (LLVMModuleRef)1;

@@ -153,7 +153,7 @@ static bool run_recording(LLVMModuleRef module, const char *name,
   host_buffer counts = host_buffer_create(NULL, total * 4);
   mux_descriptor_info_t args[3] = {buffer_arg(&records), buffer_arg(&counts),
                                    extra};
-  cc_kernel_request request = {name, {0, 0, 0}, false, NULL, false};
+  cc_kernel_request request = {name, {0, 0, 0}, false, NULL, false, {0, 0, 0}};
   if (specialize) {
     for (int d = 0; d < 3; d++) request.local_size[d] = (uint32_t)local[d];
   }
@@ -314,7 +314,7 @@ static void test_args(LLVMModuleRef module) {
   host_buffer bi = host_buffer_create(ints, sizeof ints);
   host_buffer bo = host_buffer_create(NULL, sizeof results);
   mux_descriptor_info_t array_args[2] = {buffer_arg(&bi), buffer_arg(&bo)};
-  cc_kernel_request request = {"private_array", {16, 1, 1}, false, NULL, false};
+  cc_kernel_request request = {"private_array", {16, 1, 1}, false, NULL, false, {0, 0, 0}};
   mux_executable_t executable = build_executable(target, module, &request, 1);
   if (executable) {
     mux_kernel_t kernel = create_kernel(executable, "private_array");
@@ -336,7 +336,7 @@ static void test_args(LLVMModuleRef module) {
   for (int i = 0; i < count; i++) values[i] = (float)i;
   host_buffer bv = host_buffer_create(values, sizeof values);
   mux_descriptor_info_t one_arg = buffer_arg(&bv);
-  request = (cc_kernel_request){"add_one_times_three", {0, 0, 0}, false, NULL, false};
+  request = (cc_kernel_request){"add_one_times_three", {0, 0, 0}, false, NULL, false, {0, 0, 0}};
   executable = build_executable(target, module, &request, 1);
   if (executable) {
     mux_kernel_t kernel = create_kernel(executable, "add_one_times_three");
@@ -359,7 +359,7 @@ static void test_args(LLVMModuleRef module) {
   mux_descriptor_info_t lookup_args[3] = {buffer_arg(&bin_ints),
                                           buffer_arg(&bfloats),
                                           value_arg(&limit, sizeof limit)};
-  request = (cc_kernel_request){"lookup", {48, 1, 1}, false, NULL, false};
+  request = (cc_kernel_request){"lookup", {48, 1, 1}, false, NULL, false, {0, 0, 0}};
   executable = build_executable(target, module, &request, 1);
   if (executable) {
     mux_kernel_t kernel = create_kernel(executable, "lookup");
@@ -385,9 +385,9 @@ static void test_args(LLVMModuleRef module) {
  * mem_fence. */
 static void test_several_kernels(LLVMModuleRef module) {
   enum { width = 32, height = 4, items = width * height };
-  cc_kernel_request requests[3] = {{"local_arg", {0, 0, 0}, false, NULL, false},
-                                   {"fixed", {0, 0, 0}, false, NULL, false},
-                                   {"fine", {16, 1, 1}, false, NULL, false}};
+  cc_kernel_request requests[3] = {{"local_arg", {0, 0, 0}, false, NULL, false, {0, 0, 0}},
+                                   {"fixed", {0, 0, 0}, false, NULL, false, {0, 0, 0}},
+                                   {"fine", {16, 1, 1}, false, NULL, false, {0, 0, 0}}};
   mux_executable_t executable = build_executable(target, module, requests, 3);
   if (!executable) return;
   int32_t out[items];

@@ -85,7 +85,7 @@ static void check_same_binary(const cc_target *target, LLVMModuleRef whole,
                               LLVMModuleRef part, const char *name,
                               uint32_t size) {
   cc_kernel_request request = {
-      name, {size, size ? 2 : 0, size ? 1 : 0}, false, NULL, false};
+      name, {size, size ? 2 : 0, size ? 1 : 0}, false, NULL, false, {0, 0, 0}};
   cc_log log = {""};
   uint8_t *a = NULL, *b = NULL;
   size_t a_size = 0, b_size = 0;

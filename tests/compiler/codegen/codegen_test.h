@@ -43,7 +43,8 @@ static inline mux_executable_t build_executable_1d(const cc_target *target,
                                                    const char *name,
                                                    uint32_t local_x) {
   cc_kernel_request request = {
-      name, {local_x, local_x ? 1 : 0, local_x ? 1 : 0}, false, NULL, false};
+      name,     {local_x, local_x ? 1 : 0, local_x ? 1 : 0}, false, NULL, false,
+      {0, 0, 0}};
   return build_executable(target, module, &request, 1);
 }
 

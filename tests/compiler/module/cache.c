@@ -2,8 +2,12 @@
  * threads asking for the same kernel and local size at once build it once,
  * finalize builds reqd_work_group_size kernels up front, wrong requests and
  * unsupported kernels report why; four threads compile and specialize
- * modules of their own at the same time; on disk, programs are told apart
- * by what they were made from (options, link inputs, binaries). */
+ * modules of their own at the same time; an image kernel's code with a
+ * version for one image format is built only when asked for and then
+ * serves requests for none; on disk, programs are told apart by what they were
+ * made from (options, link inputs, binaries). */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
 #include <dirent.h>
 #include <pthread.h>
 
@@ -59,7 +63,7 @@ static void *specialize_thread(void *arg) {
   request *r = arg;
   const uint32_t local[3] = {16, 1, 1};
   pthread_barrier_wait(r->start);
-  r->result = cc_module_specialize(r->module, "square", local, &r->binary,
+  r->result = cc_module_specialize(r->module, "square", local, NULL, &r->binary,
                                    &r->size, NULL);
   return NULL;
 }
@@ -70,8 +74,9 @@ static void test_cache(cc_module *module) {
   const void *binary = NULL, *again = NULL;
   size_t size = 0, size_again = 0;
   const uint32_t fixed_size[3] = {4, 2, 1};
-  CHECK_INT(CC_MODULE_SUCCESS, cc_module_specialize(module, "fixed", fixed_size,
-                                                    &binary, &size, NULL));
+  CHECK_INT(CC_MODULE_SUCCESS,
+            cc_module_specialize(module, "fixed", fixed_size, NULL, &binary,
+                                 &size, NULL));
   CHECK_INT(1, cc_module_build_count(module));
   mux_executable_t executable = NULL;
   CHECK_SUCCESS(muxCreateExecutable(device, binary, size, mux_test_allocator,
@@ -115,14 +120,16 @@ static void test_cache(cc_module *module) {
 
   /* A hit: the identical pointer, no build. */
   const uint32_t local16[3] = {16, 1, 1};
-  CHECK_INT(CC_MODULE_SUCCESS, cc_module_specialize(module, "square", local16,
-                                                    &again, &size_again, NULL));
+  CHECK_INT(CC_MODULE_SUCCESS,
+            cc_module_specialize(module, "square", local16, NULL, &again,
+                                 &size_again, NULL));
   CHECK(again == requests[0].binary && size_again == requests[0].size);
   CHECK_INT(2, cc_module_build_count(module));
   /* Another local size is another build. */
   const uint32_t local8[3] = {8, 1, 1};
-  CHECK_INT(CC_MODULE_SUCCESS, cc_module_specialize(module, "square", local8,
-                                                    &binary, &size, NULL));
+  CHECK_INT(CC_MODULE_SUCCESS,
+            cc_module_specialize(module, "square", local8, NULL, &binary, &size,
+                                 NULL));
   CHECK(binary != requests[0].binary);
   CHECK_INT(3, cc_module_build_count(module));
   run_square(binary, size, 8);
@@ -130,26 +137,26 @@ static void test_cache(cc_module *module) {
   /* Requests that cannot be served. */
   const char *reason = NULL;
   const uint32_t zero[3] = {16, 0, 1}, wrong[3] = {8, 1, 1};
-  CHECK_INT(
-      CC_MODULE_INVALID_VALUE,
-      cc_module_specialize(module, "square", zero, &binary, &size, &reason));
-  CHECK(reason != NULL && binary == NULL);
-  CHECK_INT(
-      CC_MODULE_INVALID_LOCAL_SIZE,
-      cc_module_specialize(module, "fixed", wrong, &binary, &size, &reason));
-  CHECK_INT(CC_MODULE_NO_KERNEL,
-            cc_module_specialize(module, "missing", local16, &binary, &size,
+  CHECK_INT(CC_MODULE_INVALID_VALUE,
+            cc_module_specialize(module, "square", zero, NULL, &binary, &size,
                                  &reason));
+  CHECK(reason != NULL && binary == NULL);
+  CHECK_INT(CC_MODULE_INVALID_LOCAL_SIZE,
+            cc_module_specialize(module, "fixed", wrong, NULL, &binary, &size,
+                                 &reason));
+  CHECK_INT(CC_MODULE_NO_KERNEL,
+            cc_module_specialize(module, "missing", local16, NULL, &binary,
+                                 &size, &reason));
   reason = NULL;
   CHECK_INT(CC_MODULE_UNSUPPORTED,
-            cc_module_specialize(module, "calls_missing", local16, &binary,
-                                 &size, &reason));
+            cc_module_specialize(module, "calls_missing", local16, NULL,
+                                 &binary, &size, &reason));
   CHECK(reason && strstr(reason, "clmux_undefined"));
   CHECK_INT(4, cc_module_build_count(module));
   const char *first_reason = reason;
   CHECK_INT(CC_MODULE_UNSUPPORTED,
-            cc_module_specialize(module, "calls_missing", local16, &binary,
-                                 &size, &reason));
+            cc_module_specialize(module, "calls_missing", local16, NULL,
+                                 &binary, &size, &reason));
   CHECK(reason == first_reason); /* the failure is cached too */
   CHECK_INT(4, cc_module_build_count(module));
 }
@@ -193,8 +200,8 @@ static void *own_module_thread(void *arg) {
   size_t size = 0;
   const uint32_t local[3] = {32, 1, 1};
   *good = module && cc_module_finalize(module, NULL) == CC_MODULE_SUCCESS &&
-          cc_module_specialize(module, "square", local, &binary, &size, NULL) ==
-              CC_MODULE_SUCCESS &&
+          cc_module_specialize(module, "square", local, NULL, &binary, &size,
+                               NULL) == CC_MODULE_SUCCESS &&
           size > 0;
   cc_module_destroy(module);
   cc_module_destroy(object);
@@ -289,6 +296,54 @@ static void test_disk_names(void) {
   CHECK_INT(0, system(command));
 }
 
+/* Entries with and without a version for one image format. */
+static void test_image_versions(void) {
+  const char *text =
+      "kernel void copy(read_only image2d_t in, global float4 *out) {\n"
+      "  int x = get_global_id(0);\n"
+      "  out[x] = read_imagef(in, (int2)(x, 0));\n"
+      "}\n"
+      "kernel void plain(global float *p) { p[get_global_id(0)] += 1.0f; }\n";
+  cc_module *object = compile_ok(text, NULL);
+  cc_module *module = link_ok(&object, 1, NULL);
+  const uint32_t local[3] = {8, 1, 1}, other[3] = {4, 1, 1};
+  const cpu_image_format rgba = {CL_RGBA, CL_FLOAT, 16},
+                         intensity = {CL_INTENSITY, CL_FLOAT, 4};
+  const void *general = NULL, *both = NULL, *binary = NULL;
+  size_t general_size = 0, both_size = 0, size = 0;
+  CHECK_INT(CC_MODULE_SUCCESS,
+            cc_module_specialize(module, "copy", local, NULL, &general,
+                                 &general_size, NULL));
+  CHECK_INT(CC_MODULE_SUCCESS,
+            cc_module_specialize(module, "copy", local, &rgba, &both,
+                                 &both_size, NULL));
+  CHECK_INT(2, cc_module_build_count(module));
+  CHECK(both != general && both_size > general_size);
+  /* Another format is another build. */
+  CHECK_INT(CC_MODULE_SUCCESS,
+            cc_module_specialize(module, "copy", local, &intensity, &binary,
+                                 &size, NULL));
+  CHECK(binary != both && binary != general);
+  CHECK_INT(3, cc_module_build_count(module));
+  /* Code with a format's version serves a request for none. */
+  CHECK_INT(CC_MODULE_SUCCESS, cc_module_specialize(module, "copy", other,
+                                                    &rgba, &both, &size, NULL));
+  CHECK_INT(CC_MODULE_SUCCESS, cc_module_specialize(module, "copy", other, NULL,
+                                                    &binary, &size, NULL));
+  CHECK(binary == both);
+  CHECK_INT(4, cc_module_build_count(module));
+  /* A kernel without images has one entry whatever the request says. */
+  CHECK_INT(
+      CC_MODULE_SUCCESS,
+      cc_module_specialize(module, "plain", local, NULL, &binary, &size, NULL));
+  CHECK_INT(CC_MODULE_SUCCESS, cc_module_specialize(module, "plain", local,
+                                                    &rgba, &both, &size, NULL));
+  CHECK(binary == both);
+  CHECK_INT(5, cc_module_build_count(module));
+  cc_module_destroy(module);
+  cc_module_destroy(object);
+}
+
 static void test_threads(void) {
   pthread_t threads[4];
   int good[4];
@@ -315,6 +370,7 @@ int main(void) {
   cc_module_destroy(module);
   cc_module_destroy(object);
   test_finalize_unsupported();
+  test_image_versions();
   test_threads();
   test_disk_names();
   return codegen_test_finish();

@@ -51,7 +51,7 @@ static void test_two_modules(void) {
   const uint32_t local[3] = {32, 1, 1};
   CHECK_INT(
       CC_MODULE_INVALID_OPERATION,
-      cc_module_specialize(objects[0], "apply", local, &binary, &size, NULL));
+      cc_module_specialize(objects[0], "apply", local, NULL, &binary, &size, NULL));
   cc_module *linked = link_ok(objects, 2, "  ");
   CHECK_INT(CC_MODULE_EXECUTABLE, cc_module_get_kind(linked));
   CHECK_INT(1, cc_module_kernel_count(linked));
@@ -73,7 +73,7 @@ static void test_two_modules(void) {
   CHECK_INT(CC_MODULE_LIBRARY, cc_module_get_kind(library));
   CHECK_INT(
       CC_MODULE_INVALID_OPERATION,
-      cc_module_specialize(library, "apply", local, &binary, &size, NULL));
+      cc_module_specialize(library, "apply", local, NULL, &binary, &size, NULL));
   CHECK_INT(CC_MODULE_INVALID_OPERATION, cc_module_finalize(library, NULL));
   cc_module *from_library[2] = {objects[0], library};
   cc_module *program = link_ok(from_library, 2, "-cl-fast-relaxed-math");

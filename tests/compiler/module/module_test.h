@@ -41,7 +41,7 @@ static inline mux_executable_t load_specialized(cc_module *module,
   size_t size = 0;
   const char *reason = NULL;
   cc_module_result result =
-      cc_module_specialize(module, name, local, &binary, &size, &reason);
+      cc_module_specialize(module, name, local, NULL, &binary, &size, &reason);
   CHECK_INT(CC_MODULE_SUCCESS, result);
   if (result != CC_MODULE_SUCCESS) {
     fprintf(stderr, "specialize %s: %s\n", name, reason ? reason : "");

@@ -117,8 +117,8 @@ int main(void) {
   printf_test_start();
   LLVMModuleRef module = compile_lowered(source);
   REQUIRE(module);
-  cc_kernel_request requests[2] = {{"order", {0, 0, 0}, false, NULL, false},
-                                   {"flood", {0, 0, 0}, false, NULL, false}};
+  cc_kernel_request requests[2] = {{"order", {0, 0, 0}, false, NULL, false, {0, 0, 0}},
+                                   {"flood", {0, 0, 0}, false, NULL, false, {0, 0, 0}}};
   mux_executable_t executable = build_executable(target, module, requests, 2);
   LLVMDisposeModule(module);
   REQUIRE(executable);

@@ -40,7 +40,7 @@ static inline mux_executable_t build_source(const char *source,
                                             const char *kernel) {
   LLVMModuleRef module = compile_lowered(source);
   if (!module) return NULL;
-  cc_kernel_request request = {kernel, {0, 0, 0}, false, NULL, false};
+  cc_kernel_request request = {kernel, {0, 0, 0}, false, NULL, false, {0, 0, 0}};
   mux_executable_t executable = build_executable(target, module, &request, 1);
   LLVMDisposeModule(module);
   return executable;
