@@ -86,7 +86,8 @@ typedef struct row_result {
   char why[200]; /* when not */
   double build_ms;
   /* programs: per kernel and local size, the launch (enqueue to
-   * clFinish); generated: per size, the first result of all seeds */
+   * clFinish); generated: per size, [0] the first result of all seeds
+   * and [1] their builds alone */
   double ms[MAX_KERNELS][LOCAL_SIZES];
   double first_ms; /* programs: build + the first kernel's first launch */
   double total_ms; /* build + every launch timed */
@@ -273,6 +274,9 @@ typedef struct program_row {
   const char *options;                  /* as the program passes them */
   const char *kernels[MAX_KERNELS + 1]; /* the ones it launches first */
   size_t local[LOCAL_SIZES];            /* the first launch's, a second's */
+  /* Its images' format, as the program makes most of them: the code an
+   * implementation makes may depend on it. */
+  cl_image_format image_format;
 } program_row;
 
 /* hashcat 6.2.6 builds its kernels with these options on a CPU device
@@ -289,8 +293,11 @@ typedef struct program_row {
   "-D DGST_R2=2 -D DGST_R3=1 -D DGST_ELEM=4 -D KERN_TYPE=" kern_type       \
   " -D ATTACK_EXEC=11 -D ATTACK_KERN=3 -D ATTACK_MODE=3 -w"
 
+#define NO_IMAGES {CL_R, CL_FLOAT} /* (any format would do) */
 #define SILX "/usr/lib/python3/dist-packages/silx/resources/opencl/"
 #define DARKTABLE "/usr/share/darktable/kernels/"
+/* Its pixels are float4 (some 1-channel buffers are CL_R, taken as these). */
+#define DARKTABLE_IMAGES {CL_RGBA, CL_FLOAT}
 #define DARKTABLE_OPTIONS \
   "-w -cl-fast-relaxed-math -DUNKNOWN=1 -I/usr/share/darktable/kernels"
 
@@ -300,26 +307,30 @@ static const program_row program_rows[] = {
      "/usr/share/hashcat/OpenCL/m05600_a3-optimized.cl",
      HASHCAT_OPTIONS("5600"),
      {"m05600_s04", "m05600_m04"},
-     {1, 64}},
+     {1, 64},
+     NO_IMAGES},
     {"hashcat shared.cl",
      "hashcat",
      "/usr/share/hashcat/OpenCL/shared.cl",
      HASHCAT_OPTIONS("5600"),
      {"gpu_bzero", "gpu_atinit", "gpu_memset"},
-     {1024, 64}},
+     {1024, 64},
+     NO_IMAGES},
     /* silx's Convolution with textures, a 2D image and a 1D filter. */
     {"silx convolution_textures.cl",
      "python3-silx",
      SILX "convolution_textures.cl",
      "-DUSED_CONV_MODE=1 -DIMAGE_DIMS=2 -DFILTER_DIMS=1",
      {"convol_1D_X_tex", "convol_1D_Y_tex"},
-     {64, 16}},
+     {64, 16},
+     {CL_INTENSITY, CL_FLOAT}}, /* silx.opencl.common.allocate_texture */
     {"silx convolution.cl",
      "python3-silx",
      SILX "convolution.cl",
      "-DUSED_CONV_MODE=1",
      {"convol_1D_X", "convol_2D_XY", "convol_3D_XYZ"},
-     {64, 16}},
+     {64, 16},
+     NO_IMAGES},
     /* darktable 4.2 passes "-w <options> -D<vendor>=1 -I<kernels>";
      * the kernels of its first pipeline, demosaic to output. */
     {"darktable basic.cl",
@@ -328,19 +339,22 @@ static const program_row program_rows[] = {
      DARKTABLE_OPTIONS,
      {"rawprepare_1f", "whitebalance_1f", "exposure", "colorin_unbound",
       "colorout", "clip_rotate_bilinear"},
-     {64, 16}},
+     {64, 16},
+     DARKTABLE_IMAGES},
     {"darktable demosaic_ppg.cl",
      "darktable",
      DARKTABLE "demosaic_ppg.cl",
      DARKTABLE_OPTIONS,
      {"ppg_demosaic_green", "ppg_demosaic_redblue", "border_interpolate"},
-     {64, 16}},
+     {64, 16},
+     DARKTABLE_IMAGES},
     {"darktable filmic.cl",
      "darktable",
      DARKTABLE "filmic.cl",
      DARKTABLE_OPTIONS,
      {"filmicrgb_split", "filmicrgb_chroma"},
-     {64, 16}},
+     {64, 16},
+     DARKTABLE_IMAGES},
 };
 
 static char *read_file(const char *path) {
@@ -370,9 +384,11 @@ typedef struct zeroed_args {
   int image_count;
   cl_sampler samplers[8];
   int sampler_count;
+  cl_image_format image_format;
 } zeroed_args;
 
-static cl_mem zeroed_image(const device *d, const char *type, cl_int *error) {
+static cl_mem zeroed_image(const device *d, const char *type,
+                           const cl_image_format *format, cl_int *error) {
   static const char *const names[] = {
       "image1d_t",       "image1d_array_t", "image2d_t",
       "image2d_array_t", "image3d_t",
@@ -384,15 +400,14 @@ static cl_mem zeroed_image(const device *d, const char *type, cl_int *error) {
   };
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
     if (strcmp(type, names[i])) continue;
-    const cl_image_format format = {CL_R, CL_FLOAT};
     cl_image_desc desc = {.image_type = types[i],
                           .image_width = IMAGE_SIDE,
                           .image_height = IMAGE_SIDE,
                           .image_depth = IMAGE_SIDE,
                           .image_array_size = IMAGE_SIDE};
-    static const float zeros[IMAGE_SIDE * IMAGE_SIDE * IMAGE_SIDE];
+    static const float zeros[4 * IMAGE_SIDE * IMAGE_SIDE * IMAGE_SIDE];
     return clCreateImage(d->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                         &format, &desc, (void *)zeros, error);
+                         format, &desc, (void *)zeros, error);
   }
   *error = CL_INVALID_VALUE;
   return NULL;
@@ -443,7 +458,7 @@ static const char *set_zeroed(const device *d, cl_kernel kernel, cl_uint index,
   if (strstr(type, "image")) {
     if (made->image_count == 16) return "more than 16 images";
     cl_mem *image = &made->images[made->image_count];
-    *image = zeroed_image(d, type, &error);
+    *image = zeroed_image(d, type, &made->image_format, &error);
     if (error != CL_SUCCESS) return "an image of this type";
     made->image_count++;
     error = clSetKernelArg(kernel, index, sizeof *image, image);
@@ -509,6 +524,7 @@ static void release_zeroed(zeroed_args *made) {
 static const char *launch_zeroed(const device *d, const program_row *row,
                                  cl_kernel kernel, int k, row_result *r) {
   zeroed_args made = {0};
+  made.image_format = row->image_format;
   cl_uint args = 0;
   const char *why = NULL;
   if (clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof args, &args, NULL) !=
