@@ -196,9 +196,9 @@ const cc_module_kernel *cc_module_find_kernel(const cc_module *module,
  * the kernel is unsupported); failures are cached too. With an
  * `image_format` (not NULL, channel_order not 0: every image of the launch
  * has it) the code of an image kernel also holds a faster version for such
- * images, and serves later requests for that format or none; without, it
- * is the code for any format alone, which compiles in half the time.
- * Either runs any images correctly. */
+ * images; without, it is the code for any format alone, which compiles in
+ * half the time. Either runs any images correctly, so the first request's
+ * code serves every later one at that local size, whatever its format. */
 cc_module_result cc_module_specialize(cc_module *module, const char *name,
                                       const uint32_t local_size[3],
                                       const cpu_image_format *image_format,

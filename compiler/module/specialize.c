@@ -169,19 +169,14 @@ static void build(cc_module *module, cc_spec *spec) {
   cc_on_compiler_thread(build_call_run, &call);
 }
 
-/* An entry with a version for one image format serves requests for none. */
-static bool serves(const cc_spec *spec, const cpu_image_format *format) {
-  return !format->channel_order ||
-         (spec->image_format.channel_order == format->channel_order &&
-          spec->image_format.channel_type == format->channel_type &&
-          spec->image_format.pixel_size == format->pixel_size);
-}
-
+/* One entry per kernel and local size: its general code runs images of
+ * any format, so the first request's format is the one with a version
+ * (the CTS's image tests, one kernel launched with some 80 formats,
+ * would otherwise compile it 80 times). */
 static cc_spec *find(cc_module *module, size_t kernel,
-                     const uint32_t local_size[3],
-                     const cpu_image_format *format) {
+                     const uint32_t local_size[3]) {
   for (cc_spec *spec = module->cache; spec; spec = spec->next) {
-    if (spec->kernel == kernel && serves(spec, format) &&
+    if (spec->kernel == kernel &&
         memcmp(spec->local_size, local_size, sizeof spec->local_size) == 0) {
       return spec;
     }
@@ -224,7 +219,7 @@ cc_module_result cc_module_specialize(cc_module *module, const char *name,
   }
 
   pthread_mutex_lock(&module->cache_lock);
-  cc_spec *spec = find(module, index, local_size, &format);
+  cc_spec *spec = find(module, index, local_size);
   if (!spec) {
     spec = calloc(1, sizeof *spec);
     if (!spec) {

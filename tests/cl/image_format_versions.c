@@ -1,11 +1,11 @@
 /* The code an image kernel gets for its launches' formats, through the
- * loader: the same kernel, at one local size, launched with images that
- * share a format (CL_INTENSITY/CL_FLOAT, then CL_R/CL_FLOAT, then
- * CL_RGBA/CL_UNORM_INT8: a version each), with images of two formats (the
- * general code, from the code for a format made before), then the first
- * format again (its code, kept); reads and writes in every launch match
- * the host's decoding and encoding. Two launches enqueued back to back,
- * the images changed between them, each run the code for their own. */
+ * loader: one kernel launched at a local size with images that share a
+ * format (CL_INTENSITY/CL_FLOAT: its code has a version for them), then
+ * with other shared formats and with images of two formats, which run the
+ * general code of that same code, then at a second local size first with
+ * mixed images (general code alone) and then shared ones; two launches
+ * enqueued back to back, the images changed between them. Reads and
+ * writes in every launch match the host's decoding and encoding. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <math.h>
 
@@ -16,7 +16,8 @@ static cl_context context;
 static cl_command_queue queue;
 static cl_kernel kernel;
 
-enum { W = 48, LOCAL = 16 };
+enum { W = 48 };
+static size_t local_size = 16;
 
 /* in's pixel x (of three neighbours summed) plus b's, written to out. */
 static const char source[] =
@@ -101,7 +102,7 @@ static void enqueue_mix(launch *l) {
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 0, sizeof l->in_a, &l->in_a));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 1, sizeof l->in_b, &l->in_b));
   CHECK_CL_SUCCESS(clSetKernelArg(kernel, 2, sizeof l->written, &l->written));
-  size_t global = W, local = LOCAL;
+  size_t global = W, local = local_size;
   CHECK_CL_SUCCESS(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
                                           &local, 0, NULL, NULL));
 }
@@ -172,6 +173,10 @@ int main(void) {
   run_mix(rgba8, rgba8, rgba8);
   run_mix(intensity, r, rgbaf);     /* mixed: the general code */
   run_mix(rgbaf, intensity, rgba8); /* mixed again */
+  run_mix(intensity, intensity, intensity);
+  /* At another local size, mixed images first: the general code alone. */
+  local_size = 8;
+  run_mix(intensity, rgbaf, r);
   run_mix(intensity, intensity, intensity);
   /* Two enqueues in a row, the arguments changed between them. */
   launch first = {rgbaf, rgbaf, rgbaf, NULL, NULL, NULL},
