@@ -377,10 +377,3 @@ const cc_module_kernel *cc_module_find_kernel(const cc_module *module,
   }
   return NULL;
 }
-
-bool cc_module_kernel_takes_images(const cc_module_kernel *kernel) {
-  for (uint32_t i = 0; i < kernel->arg_count; i++) {
-    if (kernel->args[i].kind == CC_ARG_IMAGE) return true;
-  }
-  return false;
-}

@@ -174,9 +174,6 @@ typedef struct cc_module_kernel {
   uint64_t private_size;      /* scratch bytes per work-item (estimate) */
 } cc_module_kernel;
 
-/* Whether any of its arguments is an image. */
-bool cc_module_kernel_takes_images(const cc_module_kernel *kernel);
-
 /* Kernels in definition order; pointers live as long as the module. */
 size_t cc_module_kernel_count(const cc_module *module);
 const cc_module_kernel *cc_module_kernel_at(const cc_module *module,

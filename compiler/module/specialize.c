@@ -212,11 +212,8 @@ cc_module_result cc_module_specialize(cc_module *module, const char *name,
     return CC_MODULE_INVALID_LOCAL_SIZE;
   }
   size_t index = (size_t)(kernel - module->kernels);
-  /* Only image kernels have the version: one entry serves the others. */
   cpu_image_format format = {0, 0, 0};
-  if (image_format && cc_module_kernel_takes_images(kernel)) {
-    format = *image_format;
-  }
+  if (image_format) format = *image_format;
 
   pthread_mutex_lock(&module->cache_lock);
   cc_spec *spec = find(module, index, local_size);

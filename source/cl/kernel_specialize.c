@@ -23,7 +23,6 @@ struct clx_specialization {
   clx_specialization *next;
   const cc_module_kernel *kernel;
   uint32_t local_size[3];
-  cpu_image_format image_format; /* all 0: for none */
   cl_int error; /* CL_SUCCESS, or what every enqueue of it returns */
   mux_executable_t executable;
   mux_kernel_t mux_kernel;
@@ -128,13 +127,13 @@ static clx_specialization *build(cl_kernel kernel, const uint32_t local_size[3],
   if (!made) return NULL;
   made->kernel = kernel->compiled;
   memcpy(made->local_size, local_size, sizeof made->local_size);
-  made->image_format = shared_image_format(kernel);
+  const cpu_image_format images = shared_image_format(kernel);
   const void *binary = NULL;
   size_t size = 0;
   cl_ulong start = clx_now_ns();
   cc_module_result result =
       cc_module_specialize(kernel->program->module, kernel->name, local_size,
-                           &made->image_format, &binary, &size, reason);
+                           &images, &binary, &size, reason);
   made->error = error_of(result);
   clx_heap_release();
   if (made->error != CL_SUCCESS) return made;
@@ -159,15 +158,15 @@ static clx_specialization *build(cl_kernel kernel, const uint32_t local_size[3],
                    args);
   }
   if (getenv("CLMUX_DEBUG")) {
-    char images[96] = "";
-    if (made->image_format.channel_order) {
-      snprintf(
-          images, sizeof images, " (and for images of order 0x%X, type 0x%X)",
-          made->image_format.channel_order, made->image_format.channel_type);
+    char format[96] = "";
+    if (images.channel_order) {
+      snprintf(format, sizeof format,
+               " (first images of order 0x%X, type 0x%X)", images.channel_order,
+               images.channel_type);
     }
     fprintf(stderr,
             "clmux: kernel %s: local size %ux%ux%u%s ready in %.1f ms\n",
-            kernel->name, local_size[0], local_size[1], local_size[2], images,
+            kernel->name, local_size[0], local_size[1], local_size[2], format,
             (double)(clx_now_ns() - start) / 1e6);
   }
   return made;
